@@ -1,0 +1,210 @@
+// Device-wide reduction of n elements to one value, composed from a reduce_policy.
+//
+//   tally::reducer<P, T, Op> r;                  // owns its workspace: no allocation per call
+//   r(d_in, n, d_out, stream);
+//
+//   tally::reduce<P>(d_in, n, d_out, tally::op::sum{}, stream);   // one-off: workspace from the
+//                                                                  // stream-ordered pool
+// Both are asynchronous, deterministic (same device, same n -> bit-identical result), capturable in
+// a CUDA graph (once the reducer has reserved its workspace), and check every argument before any
+// work is queued: on error they throw tally::error and the output is not written.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include <cuda_runtime_api.h>
+
+#include <tally/detail/device_cache.hpp>
+#include <tally/default_policy.cuh>
+#include <tally/detail/reduce_kernel.cuh>
+#include <tally/error.hpp>
+#include <tally/policies/op.cuh>
+#include <tally/ladder.cuh>
+#include <tally/reduce_policy.cuh>
+
+namespace tally {
+
+// How a reduction of n elements is launched.
+struct reduce_plan {
+  index_t n = 0;
+  index_t tiles = 0;   // tiles of P::tile_items<T> elements
+  index_t blocks = 1;  // blocks of the first pass; 1 means a single launch writes the result
+  bool two_pass() const { return blocks > 1; }
+};
+
+// Pure host function: the plan for n elements on a device with sm_count SMs running blocks_per_sm
+// blocks of the first-pass kernel each.
+template <class P, class T>
+constexpr reduce_plan plan_reduce(index_t n, int sm_count, int blocks_per_sm) {
+  constexpr index_t tile = P::template tile_items<T>;
+  const index_t tiles = n / tile + (n % tile != 0);
+  const index_t blocks = P::grid::blocks(tiles, sm_count, blocks_per_sm);
+  return {n, tiles, blocks < 1 ? 1 : blocks};
+}
+
+namespace detail {
+
+// Argument checks shared by every entry point; no CUDA call, so they run anywhere.
+template <class T, class Out>
+void validate_reduce(const T* in, index_t n, const Out* out, const char* where) {
+  if (n < 0) throw error(std::string(where) + ": n = " + std::to_string(n) + " is negative");
+  if (in == nullptr && n > 0)
+    throw error(std::string(where) + ": input pointer is null but n = " + std::to_string(n));
+  if (out == nullptr) throw error(std::string(where) + ": output pointer is null");
+  if (reinterpret_cast<std::uintptr_t>(in) % alignof(T) != 0)
+    throw error(std::string(where) + ": input pointer is not aligned to its element type (" +
+                std::to_string(alignof(T)) + " bytes)");
+  if (reinterpret_cast<std::uintptr_t>(out) % alignof(Out) != 0)
+    throw error(std::string(where) + ": output pointer is not aligned to its type (" +
+                std::to_string(alignof(Out)) + " bytes)");
+}
+
+}  // namespace detail
+
+template <class P, class T, class Op = op::sum>
+class reducer {
+ public:
+  using policy = P;
+  using input_type = T;
+  using accum_type = typename P::accum::template type<T>;
+  using state_type = typename Op::template state<accum_type>;
+
+  static_assert(can_reduce<Op, T, accum_type>::value,
+                "tally::reduce: this operator cannot reduce this element type (it has no identity for the "
+                "accumulator type, or the accumulator type has no operator+ / operator< the operator needs). "
+                "Pick another accum policy or operator, or wrap a functor with tally::op::make_op(f, identity).");
+
+  explicit reducer(Op op = Op{}) : op_(op), device_(detail::current_device(where)) {
+    sm_count_ = detail::sm_count(device_, where);
+    blocks_per_sm_ = first_pass_blocks_per_sm(device_);
+  }
+  ~reducer() { release(); }
+  reducer(const reducer&) = delete;
+  reducer& operator=(const reducer&) = delete;
+  reducer(reducer&& o) noexcept { *this = std::move(o); }
+  reducer& operator=(reducer&& o) noexcept {
+    if (this != &o) {
+      release();
+      op_ = o.op_;
+      device_ = o.device_;
+      sm_count_ = o.sm_count_;
+      blocks_per_sm_ = o.blocks_per_sm_;
+      workspace_ = std::exchange(o.workspace_, nullptr);
+      capacity_ = std::exchange(o.capacity_, 0);
+    }
+    return *this;
+  }
+
+  reduce_plan plan(index_t n) const { return plan_reduce<P, T>(n, sm_count_, blocks_per_sm_); }
+  int device() const { return device_; }
+
+  // Bytes of device workspace a reduction of n elements needs (0 when one launch suffices).
+  std::size_t workspace_bytes(index_t n) const {
+    const reduce_plan p = plan(n);
+    return p.two_pass() ? static_cast<std::size_t>(p.blocks) * sizeof(state_type) : 0;
+  }
+
+  // Allocates workspace for reductions of up to n elements. Call it before capturing a graph.
+  void reserve(index_t n) {
+    const std::size_t need = workspace_bytes(n);
+    if (need <= capacity_) return;
+    release();
+    detail::check_cuda(cudaMalloc(&workspace_, need), where, "cudaMalloc(workspace)");
+    capacity_ = need;
+  }
+
+  // Reduces in[0, n) into *out, growing the owned workspace if n needs more than reserved.
+  template <class Out>
+  void operator()(const T* in, index_t n, Out* out, cudaStream_t stream = 0) {
+    detail::validate_reduce(in, n, out, where);
+    if (detail::current_device(where) != device_)
+      throw error(std::string(where) + ": the current device is not the one this reducer was made on (device " +
+                  std::to_string(device_) + ")");
+    reserve(n);
+    run(in, n, out, workspace_, capacity_, stream);
+  }
+
+  // Reduces with caller-provided workspace of at least workspace_bytes(n) bytes.
+  template <class Out>
+  void run(const T* in, index_t n, Out* out, void* workspace, std::size_t workspace_size, cudaStream_t stream) const {
+    detail::validate_reduce(in, n, out, where);
+    const reduce_plan p = plan(n);
+    if (workspace_size < workspace_bytes(n) || (p.two_pass() && workspace == nullptr))
+      throw error(std::string(where) + ": workspace of " + std::to_string(workspace_size) + " bytes is smaller than the " +
+                  std::to_string(workspace_bytes(n)) + " bytes a reduction of n = " + std::to_string(n) + " needs");
+    using result_store = detail::store_result<Out, Op>;
+    if (!p.two_pass()) {
+      launch<typename P::load, T>(1, stream, in, n, element_lift(), result_store{out, op_});
+      return;
+    }
+    auto* partials = static_cast<state_type*>(workspace);
+    launch<typename P::load, T>(p.blocks, stream, in, n, element_lift(), detail::store_partial<state_type>{partials});
+    launch<load::single, state_type>(1, stream, partials, p.blocks, detail::lift_state{}, result_store{out, op_});
+  }
+
+ private:
+  static constexpr const char* where = "tally::reduce";
+  using element_lift_t = detail::lift_element<Op, accum_type>;
+  element_lift_t element_lift() const { return {op_}; }
+
+  template <class Load, class In, class Lift, class Store>
+  static constexpr auto kernel() {
+    return &detail::reduce_kernel<P, Load, accum_type, In, Op, Lift, Store>;
+  }
+
+  template <class Load, class In, class Lift, class Store>
+  void launch(index_t blocks, cudaStream_t stream, const In* in, index_t n, Lift lift, Store store) const {
+    kernel<Load, In, Lift, Store>()<<<static_cast<unsigned>(blocks), P::threads,
+                                      P::template dynamic_smem_bytes<state_type>, stream>>>(in, n, op_, lift, store);
+    detail::check_cuda(cudaGetLastError(), where, "kernel launch");
+  }
+
+  // Occupancy of the first-pass kernel; the occupancy API answers for the current device, which
+  // is `device` whenever this runs (the constructor and the call both read it).
+  static int first_pass_blocks_per_sm(int device) {
+    static std::atomic<int> cache[detail::max_devices] = {};
+    return detail::cached_per_device(cache, device, [](int) {
+      int blocks = 0;
+      detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                             &blocks, kernel<typename P::load, T, element_lift_t, detail::store_partial<state_type>>(),
+                             P::threads, P::template dynamic_smem_bytes<state_type>),
+                         where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      return blocks > 0 ? blocks : 1;
+    });
+  }
+
+  void release() noexcept {
+    if (workspace_ != nullptr) cudaFree(workspace_);
+    workspace_ = nullptr;
+    capacity_ = 0;
+  }
+
+  Op op_{};
+  int device_ = 0;
+  int sm_count_ = 0;
+  int blocks_per_sm_ = 0;
+  void* workspace_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+// One-off reduction: the workspace comes from the device's stream-ordered memory pool
+// (cudaMallocAsync / cudaFreeAsync on `stream`), which graph capture also records.
+template <class P, class T, class Out, class Op = op::sum>
+void reduce(const T* in, index_t n, Out* out, Op op = Op{}, cudaStream_t stream = 0) {
+  detail::validate_reduce(in, n, out, "tally::reduce");
+  reducer<P, T, Op> r(op);
+  const std::size_t bytes = r.workspace_bytes(n);
+  void* workspace = nullptr;
+  if (bytes > 0) detail::check_cuda(cudaMallocAsync(&workspace, bytes, stream), "tally::reduce", "cudaMallocAsync");
+  try {
+    r.run(in, n, out, workspace, bytes, stream);
+  } catch (...) {
+    if (workspace != nullptr) cudaFreeAsync(workspace, stream);
+    throw;
+  }
+  if (workspace != nullptr) detail::check_cuda(cudaFreeAsync(workspace, stream), "tally::reduce", "cudaFreeAsync");
+}
+
+}  // namespace tally

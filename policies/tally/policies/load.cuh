@@ -1,0 +1,122 @@
+// Load policies: how each thread walks its share of the input and folds it into its own state.
+//
+// Every load is grid-stride over tiles of Threads * items<T> elements: block b takes tiles b,
+// b + gridDim.x, ..., so any grid size covers any n (64-bit offsets throughout). Within a tile the
+// k-th item of thread t is at offset k * Threads + t (coalesced); full tiles load all items into
+// registers before combining them, so that many loads are in flight; the last partial tile is
+// guarded element by element.
+//
+//   single     one element per thread per tile
+//   unroll<K>  K independent loads in flight (K = 2, 4, 8)
+//   vector<V>  V 16-byte loads in flight where the pointer allows it: the unaligned head (fewer
+//              than 16 bytes) and the tail are read one element at a time. Types whose size does
+//              not divide 16 fall back to unroll<V>.
+//
+// consume<Threads>(in, n, acc, lift, op) returns acc combined, in a fixed order, with
+// lift(in[i], i) for every i this thread owns.
+#pragma once
+#include <cstdint>
+
+#include "config.cuh"
+
+namespace tally::load {
+
+namespace detail {
+
+// Grid-stride walk over `count` items of type U in tiles of Threads * K; fold(acc, item, j) takes
+// item j. The order of folds is fixed by (gridDim, blockIdx, threadIdx): results are deterministic.
+template <int Threads, int K, class U, class S, class Fold>
+TALLY_DEVICE S fold_tiles(const U* __restrict__ items, index_t count, S acc, Fold fold) {
+  constexpr index_t tile = index_t{Threads} * K;
+  const index_t step = index_t{gridDim.x} * tile;
+  const int tid = threadIdx.x;
+  for (index_t base = index_t{blockIdx.x} * tile; base < count; base += step) {
+    if (base + tile <= count) {
+      U v[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k) v[k] = items[base + k * Threads + tid];
+#pragma unroll
+      for (int k = 0; k < K; ++k) acc = fold(acc, v[k], base + k * Threads + tid);
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const index_t j = base + k * Threads + tid;
+        if (j < count) acc = fold(acc, items[j], j);
+      }
+    }
+  }
+  return acc;
+}
+
+template <class T, class Lift, class Op>
+struct fold_element {
+  Lift lift;
+  Op op;
+  template <class S>
+  TALLY_DEVICE S operator()(const S& acc, const T& x, index_t i) const { return op(acc, lift(x, i)); }
+};
+
+template <class T>
+inline constexpr bool vectorizable = sizeof(T) <= 16 && 16 % sizeof(T) == 0;
+
+}  // namespace detail
+
+template <int K>
+struct unroll {
+  static_assert(K >= 1 && K <= 16, "tally::load::unroll<K>: K must be in [1, 16]");
+  static constexpr const char* name = K == 1 ? "single" : K == 2 ? "unroll2" : K == 4 ? "unroll4" : K == 8 ? "unroll8" : "unroll";
+  template <class T> static constexpr int items = K;
+
+  template <int Threads, class T, class S, class Lift, class Op>
+  TALLY_DEVICE static S consume(const T* __restrict__ in, index_t n, S acc, Lift lift, Op op) {
+    return detail::fold_tiles<Threads, K>(in, n, acc, detail::fold_element<T, Lift, Op>{lift, op});
+  }
+};
+
+using single = unroll<1>;
+
+template <int V = 2>
+struct vector {
+  static_assert(V >= 1 && V <= 8, "tally::load::vector<V>: V (16-byte loads in flight) must be in [1, 8]");
+  static constexpr const char* name = V == 1 ? "vector1" : V == 2 ? "vector2" : V == 4 ? "vector4" : "vector";
+
+  template <class T>
+  static constexpr int lanes = detail::vectorizable<T> ? static_cast<int>(16 / sizeof(T)) : 1;  // elements per 16 bytes
+  template <class T> static constexpr int items = V * lanes<T>;
+
+  template <class T>
+  struct alignas(16) chunk {
+    T v[lanes<T>];
+  };
+
+  template <int Threads, class T, class S, class Lift, class Op>
+  TALLY_DEVICE static S consume(const T* __restrict__ in, index_t n, S acc, Lift lift, Op op) {
+    if constexpr (!detail::vectorizable<T>) {
+      return unroll<V>::template consume<Threads>(in, n, acc, lift, op);
+    } else {
+      constexpr int E = lanes<T>;
+      const detail::fold_element<T, Lift, Op> fold{lift, op};
+      const index_t gtid = index_t{blockIdx.x} * Threads + threadIdx.x;
+      // Elements before the first 16-byte boundary (in is at least sizeof(T)-aligned).
+      const auto misalign = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(in) % 16);
+      const index_t to_boundary = misalign == 0 ? 0 : (16 - misalign) / index_t{sizeof(T)};
+      const index_t head = to_boundary < n ? to_boundary : n;
+      const index_t chunks = (n - head) / E;
+      const index_t tail = head + chunks * E;
+
+      if (gtid < head) acc = fold(acc, in[gtid], gtid);
+      acc = detail::fold_tiles<Threads, V>(
+          reinterpret_cast<const chunk<T>*>(in + head), chunks, acc,
+          [&](const S& a, const chunk<T>& c, index_t j) {
+            S r = a;
+#pragma unroll
+            for (int e = 0; e < E; ++e) r = fold(r, c.v[e], head + j * E + e);
+            return r;
+          });
+      if (tail + gtid < n) acc = fold(acc, in[tail + gtid], tail + gtid);
+      return acc;
+    }
+  }
+};
+
+}  // namespace tally::load

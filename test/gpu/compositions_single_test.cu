@@ -1,0 +1,5 @@
+#include "support/compositions.cuh"
+
+TEST_CASE("load::single x every block x every smem layout: float and int32 sums match the host and CUB") {
+  tally::test::check_compositions_with_load<tally::load::single>();
+}
