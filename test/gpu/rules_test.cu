@@ -60,7 +60,8 @@ TEST_CASE("every block policy at 32, 64 and 1024 threads") {
 TEST_CASE("vector loads from misaligned starts (1 to 15 bytes off a 16-byte boundary)") {
   const auto check_offsets = [](auto tag, int max_offset) {
     using T = typename decltype(tag)::type;
-    for (const index_t n : {index_t{1}, index_t{7}, index_t{33}, index_t{4097}, index_t{65537}}) {
+    for (const index_t size : {index_t{1}, index_t{7}, index_t{33}, index_t{4097}, index_t{65537}}) {
+      const index_t n = capped(size);
       for (int offset = 1; offset <= max_offset; ++offset) {
         const dataset<T> d(n, next_seed(), offset);
         INFO("offset " << offset * sizeof(T) << " bytes");
@@ -76,7 +77,7 @@ TEST_CASE("vector loads from misaligned starts (1 to 15 bytes off a 16-byte boun
 }
 
 TEST_CASE("the input is never written, whatever the composition") {
-  const index_t n = (index_t{1} << 20) + 7;
+  const index_t n = capped((index_t{1} << 20) + 7);
   const dataset<float> d(n, next_seed());
   const auto truth = host_truth<op::sum>(d);
   for_each_type(ladder_rungs{}, [&](auto p) { check_reduce<typename decltype(p)::type, op::sum>(d, truth); });
@@ -100,7 +101,7 @@ TEST_CASE("null input with n > 0: a clear error, and the output is untouched") {
 }
 
 TEST_CASE("bit-identical results across 100 calls on the same input, for default policies") {
-  const index_t n = (index_t{1} << 24) + 3;
+  const index_t n = capped((index_t{1} << 24) + 3);
   const auto check_repeatable = [n](auto op_tag, auto type_tag_) {
     using Op = typename decltype(op_tag)::type;
     using T = typename decltype(type_tag_)::type;
@@ -124,7 +125,7 @@ TEST_CASE("bit-identical results across 100 calls on the same input, for default
 }
 
 TEST_CASE("graph capture: a reducer and the one-off reduce replay to the same result") {
-  const index_t n = (index_t{1} << 22) + 5;
+  const index_t n = capped((index_t{1} << 22) + 5);
   const dataset<double> d(n, next_seed());
   cudaStream_t stream;
   TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -155,7 +156,8 @@ TEST_CASE("graph capture: a reducer and the one-off reduce replay to the same re
 
 TEST_CASE("one reducer reused across growing and shrinking sizes; the one-off reduce agrees") {
   reducer<ladder::baseline, std::int32_t> r;  // per_tile: the workspace grows with n
-  for (const index_t n : {index_t{1000}, index_t{1} << 22, index_t{300}, (index_t{1} << 24) + 3, index_t{5}}) {
+  for (const index_t size : {index_t{1000}, index_t{1} << 22, index_t{300}, (index_t{1} << 24) + 3, index_t{5}}) {
+    const index_t n = capped(size);
     const dataset<std::int32_t> d(n, next_seed());
     const auto truth = host_truth<op::sum>(d);
     device_buffer<std::int32_t> out(2);
@@ -169,7 +171,7 @@ TEST_CASE("one reducer reused across growing and shrinking sizes; the one-off re
 }
 
 TEST_CASE("accum::wide gives the exact int32 sum where native wraps") {
-  const index_t n = (index_t{1} << 24) + 3;  // |values| < 2^17: sums reach past 2^31
+  const index_t n = capped((index_t{1} << 24) + 3);  // |values| < 2^17: sums reach past 2^31
   const dataset<std::int32_t> d(n, next_seed());
   const auto truth = host_truth<op::sum>(d);
   using wide_p = reduce_policy<load::vector<2>, block::warp_shuffle, smem::static_array, 256, accum::wide>;

@@ -142,20 +142,22 @@ class dataset {
   device_buffer<T> buffer_;
 };
 
-// Sizes every test walks: around warp and block boundaries, not powers of two, and one above
-// 2^31. TALLY_TEST_MAX_N caps them (the sanitizer runs use small sizes).
+// TALLY_TEST_MAX_N caps every size a test uses (the sanitizer runs use small sizes).
+inline index_t max_test_size() {
+  const char* cap = std::getenv("TALLY_TEST_MAX_N");
+  return cap ? std::strtoll(cap, nullptr, 0) : INT64_MAX;
+}
+
+inline index_t capped(index_t n) { return n < max_test_size() ? n : max_test_size(); }
+
+// Sizes every test walks: around warp and block boundaries, not powers of two, and one above 2^31.
 inline std::vector<index_t> test_sizes() {
-  std::vector<index_t> sizes = {0,    1,    31,    32,          33,                   255,
-                                256,  257,  1000,  4095,        4097,                 65537,
-                                (index_t{1} << 20) + 7, (index_t{1} << 24) + 3, (index_t{1} << 31) + 11};
-  if (const char* cap = std::getenv("TALLY_TEST_MAX_N")) {
-    const index_t max_n = std::strtoll(cap, nullptr, 0);
-    std::vector<index_t> kept;
-    for (index_t n : sizes)
-      if (n <= max_n) kept.push_back(n);
-    return kept;
-  }
-  return sizes;
+  std::vector<index_t> kept;
+  for (index_t n : {index_t{0}, index_t{1}, index_t{31}, index_t{32}, index_t{33}, index_t{255}, index_t{256},
+                    index_t{257}, index_t{1000}, index_t{4095}, index_t{4097}, index_t{65537},
+                    (index_t{1} << 20) + 7, (index_t{1} << 24) + 3, (index_t{1} << 31) + 11})
+    if (n <= max_test_size()) kept.push_back(n);
+  return kept;
 }
 
 }  // namespace tally::test
