@@ -157,6 +157,13 @@ inline std::vector<index_t> test_sizes() {
                     index_t{257}, index_t{1000}, index_t{4095}, index_t{4097}, index_t{65537},
                     (index_t{1} << 20) + 7, (index_t{1} << 24) + 3, (index_t{1} << 31) + 11})
     if (n <= max_test_size()) kept.push_back(n);
+  static const bool printed = [&] {
+    std::printf("test sizes:");
+    for (index_t n : kept) std::printf(" %lld", static_cast<long long>(n));
+    std::printf("\n");
+    return true;
+  }();
+  (void)printed;
   return kept;
 }
 
