@@ -1,0 +1,53 @@
+// Turns a runner (tally_runner, cub_runner, thrust_runner: constructed for n on a stream, called
+// on an input pointer, result() read back) into a type-erased bench::algorithm. Included only by
+// the catalog_*.cu translation units.
+#pragma once
+#include <memory>
+
+#include <tally/policies/op.cuh>
+
+#include "algorithm.hpp"
+#include "cub_runner.cuh"
+#include "env.hpp"
+#include "tally_runner.cuh"
+#include "thrust_runner.cuh"
+
+namespace bench {
+
+template <class Runner, class T, class Op>
+algorithm make_algorithm(const char* lib, const bench_env& env) {
+  constexpr element e = element_of<T>;
+  algorithm a{type_name(e), Op::name, lib, sizeof(T), false, {}, {}};
+  const bench_env* envp = &env;
+  a.prepare = [envp](std::int64_t n) -> launcher {
+    const input_slices* in = &envp->inputs(e);
+    in->slices(n);  // throws now, not at the first call, if n does not fit
+    auto runner = std::make_shared<Runner>(n, envp->stream());
+    return [runner, in, n](std::int64_t call) { (*runner)(in->template slice<T>(n, call)); };
+  };
+  a.result = [envp](std::int64_t n) {
+    Runner runner(n, envp->stream());
+    runner(envp->inputs(e).template slice<T>(n, 0));
+    return runner.result();
+  };
+  return a;
+}
+
+// cub first: rows are registered in catalog order, and a CUB row must run before the rows that
+// divide by its time (rows.cpp measures it on the spot if a filter removed it).
+template <class T, class Op>
+void add_libraries(catalog& c, const bench_env& env) {
+  c.push_back(make_algorithm<cub_runner<T, Op>, T, Op>("cub", env));
+  c.push_back(make_algorithm<thrust_runner<T, Op>, T, Op>("thrust", env));
+  c.back().waits_each_call = true;
+  c.push_back(make_algorithm<tally_runner<tally::default_policy<T, Op>, T, Op>, T, Op>("tally_default", env));
+}
+
+template <class T>
+void add_all_libraries(catalog& c, const bench_env& env) {
+  add_libraries<T, tally::op::sum>(c, env);
+  add_libraries<T, tally::op::min>(c, env);
+  add_libraries<T, tally::op::arg_min>(c, env);
+}
+
+}  // namespace bench

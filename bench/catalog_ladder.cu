@@ -1,0 +1,33 @@
+// The classical ladder (tally/ladder.cuh) as rows, for int32 and float sum: Harris' and seed 002's
+// rungs in order, then seed 004's unroll-4 and seed 001's shuffle.
+#include "catalog.cuh"
+
+namespace bench {
+
+namespace {
+
+template <class P, class T>
+void add_rung(catalog& c, const bench_env& env, const char* lib) {
+  c.push_back(make_algorithm<tally_runner<P, T, tally::op::sum>, T, tally::op::sum>(lib, env));
+}
+
+template <class T>
+void add_ladder(catalog& c, const bench_env& env) {
+  add_rung<tally::ladder::baseline, T>(c, env, "ladder_baseline");
+  add_rung<tally::ladder::strided, T>(c, env, "ladder_strided");
+  add_rung<tally::ladder::sequential, T>(c, env, "ladder_sequential");
+  add_rung<tally::ladder::first_add, T>(c, env, "ladder_first_add");
+  add_rung<tally::ladder::unroll_last_warp, T>(c, env, "ladder_unroll_last_warp");
+  add_rung<tally::ladder::complete_unroll, T>(c, env, "ladder_complete_unroll");
+  add_rung<tally::ladder::unroll4, T>(c, env, "ladder_unroll4");
+  add_rung<tally::ladder::shuffle, T>(c, env, "ladder_shuffle");
+}
+
+}  // namespace
+
+void add_ladder_algorithms(catalog& c, const bench_env& env) {
+  add_ladder<int>(c, env);
+  add_ladder<float>(c, env);
+}
+
+}  // namespace bench

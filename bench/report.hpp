@@ -1,0 +1,19 @@
+// The closing tables, printed after the benchmarks from the times the rows left in `results`
+// (medians over repetitions, so they agree with the JSON's median rows).
+#pragma once
+#include <string>
+
+#include "ceiling.hpp"
+#include "results.hpp"
+
+namespace bench {
+
+// The optimisation ladder at n = 2^22 and 2^24, int32 sum, back_to_back: time, GB/s, step and
+// cumulative speed-up per rung, next to Harris' G80 figures and seed 002's table.
+void print_ladder_report(const results& r, const std::string& gpu);
+
+// One line per type, op and n in {2^10, 2^16, 2^20, 2^24, 2^28}: tally_default and CUB GB/s and
+// vs_cub, single and back_to_back.
+void print_summary(const results& r, const std::string& gpu, const bandwidth_ceiling& ceiling);
+
+}  // namespace bench
