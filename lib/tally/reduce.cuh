@@ -100,10 +100,11 @@ class reducer {
   reduce_plan plan(index_t n) const { return plan_reduce<P, T>(n, sm_count_, blocks_per_sm_); }
   int device() const { return device_; }
 
-  // Bytes of device workspace a reduction of n elements needs (0 when one launch suffices).
+  // Bytes of device workspace a reduction of n elements needs (0 when one block suffices): the
+  // partials, after a ticket counter when the last block combines them.
   std::size_t workspace_bytes(index_t n) const {
     const reduce_plan p = plan(n);
-    return p.two_pass() ? static_cast<std::size_t>(p.blocks) * sizeof(state_type) : 0;
+    return p.two_pass() ? partials_offset + static_cast<std::size_t>(p.blocks) * sizeof(state_type) : 0;
   }
 
   // Allocates workspace for reductions of up to n elements. Call it before capturing a graph.
@@ -113,6 +114,8 @@ class reducer {
     release();
     detail::check_cuda(cudaMalloc(&workspace_, need), where, "cudaMalloc(workspace)");
     capacity_ = need;
+    if (partials_offset > 0)  // the ticket starts at 0; each call leaves it at 0
+      detail::check_cuda(cudaMemset(workspace_, 0, partials_offset), where, "cudaMemset(workspace)");
   }
 
   // Reduces in[0, n) into *out, growing the owned workspace if n needs more than reserved.
@@ -126,7 +129,9 @@ class reducer {
     run(in, n, out, workspace_, capacity_, stream);
   }
 
-  // Reduces with caller-provided workspace of at least workspace_bytes(n) bytes.
+  // Reduces with caller-provided workspace of at least workspace_bytes(n) bytes. Where the last
+  // block combines the partials, the workspace's first bytes hold a ticket counter that must be 0
+  // on first use (cudaMemset); every call leaves it 0 again.
   template <class Out>
   void run(const T* in, index_t n, Out* out, void* workspace, std::size_t workspace_size, cudaStream_t stream) const {
     detail::validate_reduce(in, n, out, where);
@@ -134,30 +139,38 @@ class reducer {
     if (workspace_size < workspace_bytes(n) || (p.two_pass() && workspace == nullptr))
       throw error(std::string(where) + ": workspace of " + std::to_string(workspace_size) + " bytes is smaller than the " +
                   std::to_string(workspace_bytes(n)) + " bytes a reduction of n = " + std::to_string(n) + " needs");
-    using result_store = detail::store_result<Out, Op>;
+    using result = detail::write_result<Out>;
     if (!p.two_pass()) {
-      launch<typename P::load, T>(1, stream, in, n, element_lift(), result_store{out, op_});
+      launch<typename P::load, T>(1, stream, in, n, element_lift(), result{out});
       return;
     }
-    auto* partials = static_cast<state_type*>(workspace);
-    launch<typename P::load, T>(p.blocks, stream, in, n, element_lift(), detail::store_partial<state_type>{partials});
-    launch<load::single, state_type>(1, stream, partials, p.blocks, detail::lift_state{}, result_store{out, op_});
+    auto* base = static_cast<unsigned char*>(workspace);
+    auto* partials = reinterpret_cast<state_type*>(base + partials_offset);
+    if constexpr (P::grid::finishes_in_last_block) {
+      launch<typename P::load, T>(p.blocks, stream, in, n, element_lift(),
+                                  detail::last_block_combines<state_type, Out>{partials, reinterpret_cast<unsigned*>(base), out});
+    } else {
+      launch<typename P::load, T>(p.blocks, stream, in, n, element_lift(), detail::write_partial<state_type>{partials});
+      launch<load::single, state_type>(1, stream, partials, p.blocks, detail::lift_state{}, result{out});
+    }
   }
 
  private:
   static constexpr const char* where = "tally::reduce";
+  // Workspace layout: [ticket, padded to 16 bytes][partials] when the last block finishes.
+  static constexpr std::size_t partials_offset = P::grid::finishes_in_last_block ? 16 : 0;
   using element_lift_t = detail::lift_element<Op, accum_type>;
   element_lift_t element_lift() const { return {op_}; }
 
-  template <class Load, class In, class Lift, class Store>
+  template <class Load, class In, class Lift, class Finish>
   static constexpr auto kernel() {
-    return &detail::reduce_kernel<P, Load, accum_type, In, Op, Lift, Store>;
+    return &detail::reduce_kernel<P, Load, accum_type, In, Op, Lift, Finish>;
   }
 
-  template <class Load, class In, class Lift, class Store>
-  void launch(index_t blocks, cudaStream_t stream, const In* in, index_t n, Lift lift, Store store) const {
-    kernel<Load, In, Lift, Store>()<<<static_cast<unsigned>(blocks), P::threads,
-                                      P::template dynamic_smem_bytes<state_type>, stream>>>(in, n, op_, lift, store);
+  template <class Load, class In, class Lift, class Finish>
+  void launch(index_t blocks, cudaStream_t stream, const In* in, index_t n, Lift lift, Finish finish) const {
+    kernel<Load, In, Lift, Finish>()<<<static_cast<unsigned>(blocks), P::threads,
+                                       P::template dynamic_smem_bytes<state_type>, stream>>>(in, n, op_, lift, finish);
     detail::check_cuda(cudaGetLastError(), where, "kernel launch");
   }
 
@@ -168,7 +181,7 @@ class reducer {
     return detail::cached_per_device(cache, device, [](int) {
       int blocks = 0;
       detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                             &blocks, kernel<typename P::load, T, element_lift_t, detail::store_partial<state_type>>(),
+                             &blocks, kernel<typename P::load, T, element_lift_t, detail::write_partial<state_type>>(),
                              P::threads, P::template dynamic_smem_bytes<state_type>),
                          where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       return blocks > 0 ? blocks : 1;
@@ -199,6 +212,7 @@ void reduce(const T* in, index_t n, Out* out, Op op = Op{}, cudaStream_t stream 
   void* workspace = nullptr;
   if (bytes > 0) detail::check_cuda(cudaMallocAsync(&workspace, bytes, stream), "tally::reduce", "cudaMallocAsync");
   try {
+    if (bytes > 0) detail::check_cuda(cudaMemsetAsync(workspace, 0, bytes < 16 ? bytes : 16, stream), "tally::reduce", "cudaMemsetAsync");
     r.run(in, n, out, workspace, bytes, stream);
   } catch (...) {
     if (workspace != nullptr) cudaFreeAsync(workspace, stream);

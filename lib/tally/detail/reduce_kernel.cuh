@@ -1,11 +1,15 @@
-// The kernel every reduce_policy composes into: load -> block -> store.
+// The kernel every reduce_policy composes into: load -> block -> finish.
 //
 //   pass 1 (many blocks): in[0, n) -> one partial state per block
 //   pass 2 (one block):   partials -> the caller's output
-// A grid of one block does both at once. The same kernel template serves both passes; only the
-// input type, the lift and the store differ.
+// A grid of one block does both at once. With a grid policy that finishes in the last block, the
+// block that completes last runs pass 2 inside the same launch. The same kernel template serves
+// every case; only the input type, the lift and the finish differ.
 #pragma once
+#include <type_traits>
+
 #include <tally/policies/config.cuh>
+#include <tally/policies/load.cuh>
 
 namespace tally::detail {
 
@@ -23,28 +27,78 @@ struct lift_state {
   TALLY_DEVICE S operator()(const S& s, index_t) const { return s; }
 };
 
+// Finishes: called by every thread of the block with the block total (valid in thread 0).
 template <class S>
-struct store_partial {
+struct write_partial {
   S* partials;
-  TALLY_DEVICE void operator()(const S& s) const { partials[blockIdx.x] = s; }
+  template <class P, class Acc, class Op, class View>
+  TALLY_DEVICE void finish(const S& total, View, Op) const {
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+  }
 };
 
-template <class Out, class Op>
-struct store_result {
+template <class Out>
+struct write_result {
   Out* out;
-  Op op;
-  template <class S>
-  TALLY_DEVICE void operator()(const S& s) const { *out = op.template finalize<Out>(s); }
+  template <class P, class Acc, class Op, class S, class View>
+  TALLY_DEVICE void finish(const S& total, View, Op op) const {
+    if (threadIdx.x == 0) *out = op.template finalize<Out>(total);
+  }
 };
 
-template <class P, class Load, class Acc, class In, class Op, class Lift, class Store>
+// A load that bypasses L1 (ld.global.cg): partials written by other blocks of this launch are
+// read from L2, never from a stale L1 line or the read-only path.
+template <class S>
+TALLY_DEVICE S load_from_l2(const S* p) {
+  using word = std::conditional_t<sizeof(S) % 4 == 0, unsigned, std::conditional_t<sizeof(S) % 2 == 0, unsigned short, unsigned char>>;
+  constexpr int words = sizeof(S) / sizeof(word);
+  union {
+    S value;
+    word w[words];
+  } u;
+#pragma unroll
+  for (int k = 0; k < words; ++k) u.w[k] = __ldcg(reinterpret_cast<const word*>(p) + k);
+  return u.value;
+}
+
+// Single launch: each block writes its partial and takes a ticket; the block holding the last
+// ticket combines all partials in a fixed order (thread t folds partials t, t + B, ..., then the
+// block policy), exactly as the second launch would, so results are bit-identical to two passes.
+// It then resets the ticket to 0 for the next call.
+template <class S, class Out>
+struct last_block_combines {
+  S* partials;
+  unsigned* ticket;
+  Out* out;
+  template <class P, class Acc, class Op, class View>
+  TALLY_DEVICE void finish(const S& total, View smem, Op op) const {
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+      partials[blockIdx.x] = total;
+      __threadfence();  // the partial is visible device-wide before the ticket is
+      last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+      if (last) __threadfence();  // and every other block's partial is visible to this block
+    }
+    __syncthreads();
+    if (!last) return;  // uniform across the block
+    S v = op.template identity<Acc>();
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += P::threads) v = op(v, load_from_l2(partials + i));
+    v = P::block::template reduce<P::threads>(v, smem, op);
+    if (threadIdx.x == 0) {
+      *out = op.template finalize<Out>(v);
+      *ticket = 0;
+    }
+  }
+};
+
+template <class P, class Load, class Acc, class In, class Op, class Lift, class Finish>
 __global__ void __launch_bounds__(P::threads) reduce_kernel(const In* __restrict__ in, index_t n, Op op, Lift lift,
-                                                            Store store) {
+                                                            Finish finish) {
   using S = typename Op::template state<Acc>;
   S acc = Load::template consume<P::threads>(in, n, op.template identity<Acc>(), lift, op);
   auto smem = P::smem::template acquire<S, P::smem_slots>();
   acc = P::block::template reduce<P::threads>(acc, smem, op);
-  if (threadIdx.x == 0) store(acc);
+  finish.template finish<P, Acc>(acc, smem, op);  // a finish that reuses smem has a barrier first
 }
 
 }  // namespace tally::detail

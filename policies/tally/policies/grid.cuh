@@ -2,8 +2,9 @@
 //
 //   resident  as many blocks as the device runs at once (SMs x resident blocks per SM, measured
 //             with the occupancy API); each loops over many tiles. The partials buffer has a fixed
-//             size, so the second pass is short and the workspace never grows with n.
-//   per_tile  one block per tile, as in the seed articles: the grid and the partials grow with n.
+//             size, and the last block to finish combines the partials: one launch at every n.
+//   per_tile  one block per tile, as in the seed articles: the grid and the partials grow with n,
+//             and a second launch combines the partials.
 #pragma once
 #include "config.cuh"
 
@@ -13,6 +14,7 @@ inline constexpr index_t max_blocks = 2147483647;  // gridDim.x limit
 
 struct resident {
   static constexpr const char* name = "resident";
+  static constexpr bool finishes_in_last_block = true;
   static constexpr index_t blocks(index_t tiles, int sm_count, int blocks_per_sm) {
     const index_t cap = index_t{sm_count} * (blocks_per_sm > 0 ? blocks_per_sm : 1);
     return tiles < cap ? tiles : cap;
@@ -21,6 +23,7 @@ struct resident {
 
 struct per_tile {
   static constexpr const char* name = "per_tile";
+  static constexpr bool finishes_in_last_block = false;
   static constexpr index_t blocks(index_t tiles, int, int) { return tiles < max_blocks ? tiles : max_blocks; }
 };
 
