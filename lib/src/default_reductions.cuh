@@ -1,0 +1,91 @@
+// The default-policy reductions behind <tally/tally.hpp>, and the macros that stamp the public
+// functions of one element type into that type's source file.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include <tally/reduce.cuh>
+#include <tally/tally.hpp>
+
+#include "device_reducer_impl.hpp"
+
+namespace tally::detail {
+
+template <class T, class Op>
+using default_reducer = reducer<default_policy<T, Op>, T, Op>;
+
+// The operations tally.hpp offers on element type T.
+template <class... Ops> struct op_list {};
+template <class T>
+using ops_of = std::conditional_t<is_16bit_float<T>, op_list<op::sum, op::min, op::max>,
+                                  op_list<op::sum, op::min, op::max, op::arg_min, op::arg_max>>;
+
+template <class T, class... Ops>
+std::size_t largest_workspace(op_list<Ops...>) {
+  static_assert((std::is_same_v<typename default_policy<T, Ops>::grid, grid::resident> && ...),
+                "device_reducer sizes its workspace once, at construction: that needs a grid policy whose "
+                "partials do not grow with n (grid::resident)");
+  // With a resident grid the workspace grows with n up to one partial per resident block, so the
+  // largest n gives the bound. Constructing each reducer also fills the per-device caches (SM count,
+  // occupancy) that later calls read, so that those calls make no attribute query.
+  constexpr index_t any_n = std::numeric_limits<index_t>::max();
+  return std::max({default_reducer<T, Ops>().workspace_bytes(any_n)...});
+}
+
+template <class T>
+std::size_t workspace_bound() {
+  return largest_workspace<T>(ops_of<T>{});
+}
+
+// A one-off reduction: workspace from the stream-ordered pool (tally::reduce).
+template <class Op, class T, class Out>
+void reduce_once(const char* where, const T* in, index_t n, Out* out, cudaStream_t stream) {
+  validate_reduce(in, n, out, where);  // first, so that argument errors name the public function alone
+  naming(where, [&] { reduce<default_policy<T, Op>>(in, n, out, Op{}, stream); });
+}
+
+// A reduction in a device_reducer's workspace.
+template <class Op, class T, class Out>
+void reduce_into(const char* where, const device_reducer_impl* self, const T* in, index_t n, Out* out,
+                 cudaStream_t stream) {
+  if (self == nullptr) throw error(std::string(where) + ": this device_reducer has been moved from");
+  validate_reduce(in, n, out, where);
+  naming(where, [&] {
+    // Reads the current device (cudaGetDevice) and that device's cached facts: no allocation.
+    const default_reducer<T, Op> r;
+    if (r.device() != self->device)
+      throw error("the current device is " + std::to_string(r.device()) +
+                  " but this device_reducer was made on device " + std::to_string(self->device));
+    r.run(in, n, out, self->workspace, self->bytes, stream);
+  });
+}
+
+}  // namespace tally::detail
+
+// The public function OP on element type T, and its device_reducer twin. Used inside namespace tally.
+#define TALLY_DEFINE_REDUCTION(OP, T, OUT)                                                        \
+  void OP(const T* in, index_t n, OUT* out, cudaStream_t stream) {                                \
+    detail::reduce_once<op::OP>("tally::" #OP, in, n, out, stream);                               \
+  }                                                                                               \
+  void device_reducer::OP(const T* in, index_t n, OUT* out, cudaStream_t stream) {                \
+    detail::reduce_into<op::OP>("tally::device_reducer::" #OP, impl_.get(), in, n, out, stream); \
+  }
+
+// Every operation on T (results of type T, arg<T> for arg_min / arg_max), and T's workspace bound.
+#define TALLY_DEFINE_ALL_REDUCTIONS(T)     \
+  TALLY_DEFINE_REDUCTION(sum, T, T)        \
+  TALLY_DEFINE_REDUCTION(min, T, T)        \
+  TALLY_DEFINE_REDUCTION(max, T, T)        \
+  TALLY_DEFINE_REDUCTION(arg_min, T, arg<T>) \
+  TALLY_DEFINE_REDUCTION(arg_max, T, arg<T>) \
+  template std::size_t detail::workspace_bound<T>();
+
+// A 16-bit floating type: sum, min and max with float results, and T's workspace bound.
+#define TALLY_DEFINE_FLOAT16_REDUCTIONS(T) \
+  TALLY_DEFINE_REDUCTION(sum, T, float)    \
+  TALLY_DEFINE_REDUCTION(min, T, float)    \
+  TALLY_DEFINE_REDUCTION(max, T, float)    \
+  template std::size_t detail::workspace_bound<T>();
