@@ -102,21 +102,10 @@ class reducer {
 
   // Bytes of device workspace a reduction of n elements needs (0 when one block suffices): the
   // partials, after a ticket counter when the last block combines them.
-  std::size_t workspace_bytes(index_t n) const {
-    const reduce_plan p = plan(n);
-    return p.two_pass() ? partials_offset + static_cast<std::size_t>(p.blocks) * sizeof(state_type) : 0;
-  }
+  std::size_t workspace_bytes(index_t n) const { return bytes_for(plan(n)); }
 
   // Allocates workspace for reductions of up to n elements. Call it before capturing a graph.
-  void reserve(index_t n) {
-    const std::size_t need = workspace_bytes(n);
-    if (need <= capacity_) return;
-    release();
-    detail::check_cuda(cudaMalloc(&workspace_, need), where, "cudaMalloc(workspace)");
-    capacity_ = need;
-    if (partials_offset > 0)  // the ticket starts at 0; each call leaves it at 0
-      detail::check_cuda(cudaMemset(workspace_, 0, partials_offset), where, "cudaMemset(workspace)");
-  }
+  void reserve(index_t n) { reserve_bytes(workspace_bytes(n)); }
 
   // Reduces in[0, n) into *out, growing the owned workspace if n needs more than reserved.
   template <class Out>
@@ -125,8 +114,9 @@ class reducer {
     if (detail::current_device(where) != device_)
       throw error(std::string(where) + ": the current device is not the one this reducer was made on (device " +
                   std::to_string(device_) + ")");
-    reserve(n);
-    run(in, n, out, workspace_, capacity_, stream);
+    const reduce_plan p = plan(n);
+    reserve_bytes(bytes_for(p));
+    launch_plan(in, out, p, workspace_, stream);
   }
 
   // Reduces with caller-provided workspace of at least workspace_bytes(n) bytes. Where the last
@@ -136,23 +126,10 @@ class reducer {
   void run(const T* in, index_t n, Out* out, void* workspace, std::size_t workspace_size, cudaStream_t stream) const {
     detail::validate_reduce(in, n, out, where);
     const reduce_plan p = plan(n);
-    if (workspace_size < workspace_bytes(n) || (p.two_pass() && workspace == nullptr))
+    if (workspace_size < bytes_for(p) || (p.two_pass() && workspace == nullptr))
       throw error(std::string(where) + ": workspace of " + std::to_string(workspace_size) + " bytes is smaller than the " +
-                  std::to_string(workspace_bytes(n)) + " bytes a reduction of n = " + std::to_string(n) + " needs");
-    using result = detail::write_result<Out>;
-    if (!p.two_pass()) {
-      launch<typename P::load, T>(1, stream, in, n, element_lift(), result{out});
-      return;
-    }
-    auto* base = static_cast<unsigned char*>(workspace);
-    auto* partials = reinterpret_cast<state_type*>(base + partials_offset);
-    if constexpr (P::grid::finishes_in_last_block) {
-      launch<typename P::load, T>(p.blocks, stream, in, n, element_lift(),
-                                  detail::last_block_combines<state_type, Out>{partials, reinterpret_cast<unsigned*>(base), out});
-    } else {
-      launch<typename P::load, T>(p.blocks, stream, in, n, element_lift(), detail::write_partial<state_type>{partials});
-      launch<load::single, state_type>(1, stream, partials, p.blocks, detail::lift_state{}, result{out});
-    }
+                  std::to_string(bytes_for(p)) + " bytes a reduction of n = " + std::to_string(n) + " needs");
+    launch_plan(in, out, p, workspace, stream);
   }
 
  private:
@@ -161,6 +138,38 @@ class reducer {
   static constexpr std::size_t partials_offset = P::grid::finishes_in_last_block ? 16 : 0;
   using element_lift_t = detail::lift_element<Op, accum_type>;
   element_lift_t element_lift() const { return {op_}; }
+
+  static std::size_t bytes_for(const reduce_plan& p) {
+    return p.two_pass() ? partials_offset + static_cast<std::size_t>(p.blocks) * sizeof(state_type) : 0;
+  }
+
+  void reserve_bytes(std::size_t need) {
+    if (need <= capacity_) return;
+    release();
+    detail::check_cuda(cudaMalloc(&workspace_, need), where, "cudaMalloc(workspace)");
+    capacity_ = need;
+    if (partials_offset > 0)  // the ticket starts at 0; each call leaves it at 0
+      detail::check_cuda(cudaMemset(workspace_, 0, partials_offset), where, "cudaMemset(workspace)");
+  }
+
+  // Queues the kernel(s) of plan p; arguments are already checked.
+  template <class Out>
+  void launch_plan(const T* in, Out* out, const reduce_plan& p, void* workspace, cudaStream_t stream) const {
+    using result = detail::write_result<Out>;
+    if (!p.two_pass()) {
+      launch<typename P::load, T>(1, stream, in, p.n, element_lift(), result{out});
+      return;
+    }
+    auto* base = static_cast<unsigned char*>(workspace);
+    auto* partials = reinterpret_cast<state_type*>(base + partials_offset);
+    if constexpr (P::grid::finishes_in_last_block) {
+      launch<typename P::load, T>(p.blocks, stream, in, p.n, element_lift(),
+                                  detail::last_block_combines<state_type, Out>{partials, reinterpret_cast<unsigned*>(base), out});
+    } else {
+      launch<typename P::load, T>(p.blocks, stream, in, p.n, element_lift(), detail::write_partial<state_type>{partials});
+      launch<load::single, state_type>(1, stream, partials, p.blocks, detail::lift_state{}, result{out});
+    }
+  }
 
   template <class Load, class In, class Lift, class Finish>
   static constexpr auto kernel() {
