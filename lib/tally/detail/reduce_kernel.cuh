@@ -81,19 +81,8 @@ struct last_block_combines {
     }
     __syncthreads();
     if (!last) return;  // uniform across the block
-    // Thread t folds partials t, t + B, ... in that order; the loads of up to `batch` of them are
-    // issued before the first is combined, so the L2 round trips overlap instead of chaining.
-    constexpr int batch = 4;
     S v = op.template identity<Acc>();
-    for (unsigned base = threadIdx.x; base < gridDim.x; base += batch * P::threads) {
-      S x[batch];
-#pragma unroll
-      for (int k = 0; k < batch; ++k)
-        if (base + k * P::threads < gridDim.x) x[k] = load_from_l2(partials + base + k * P::threads);
-#pragma unroll
-      for (int k = 0; k < batch; ++k)
-        if (base + k * P::threads < gridDim.x) v = op(v, x[k]);
-    }
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += P::threads) v = op(v, load_from_l2(partials + i));
     v = P::block::template reduce<P::threads>(v, smem, op);
     if (threadIdx.x == 0) {
       *out = op.template finalize<Out>(v);
