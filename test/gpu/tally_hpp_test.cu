@@ -11,6 +11,7 @@
 
 #include <tally/tally.hpp>
 
+#include "../common/argument_error.hpp"
 #include "support/check.cuh"
 
 using namespace tally;
@@ -97,61 +98,13 @@ result_t<T, Op> run(const Api& api, const dataset<T>& d) {
   return out.read();
 }
 
-// got is Op over d: compared with the host reference and with CUB.
+// got is Op over d through tally.hpp, which runs default_policy<T, Op>: compared with the host
+// reference and with CUB.
 template <class Op, class T, class Truth>
 void check_result(const dataset<T>& d, const Truth& truth, const result_t<T, Op>& got) {
-  const index_t n = d.size();
-  INFO("got " << show(got));
-  if constexpr (std::is_same_v<Op, op::sum>) {
-    using Acc = result_t<T, Op>;  // tally.hpp's sums accumulate in their result type
-    if constexpr (std::is_integral_v<Acc>) {
-      CHECK(got == static_cast<Acc>(truth.wrapped));
-      CHECK(got == (cub_result<Op, Acc>(d)));
-    } else {
-      using P = default_policy<T, Op>;
-      const long double bound = tally_sum_bound<P, Acc>(reducer<P, T, Op>().plan(n), truth.abs_sum);
-      const long double value = static_cast<long double>(got);
-      INFO("host reference " << static_cast<double>(truth.value) << ", bound " << static_cast<double>(bound));
-      CHECK(std::fabs(value - truth.value) <= bound);
-      const long double cub = static_cast<long double>(cub_result<Op, Acc>(d));
-      INFO("cub returned " << static_cast<double>(cub));
-      CHECK(std::fabs(value - cub) <= bound + cub_sum_bound<Acc>(n, device_sm_count(), truth.abs_sum));
-    }
-  } else if constexpr (is_arg_op<Op>) {
-    CHECK(got.index == truth.index);  // -1 for n == 0
-    if (n == 0) {
-      CHECK(host_value(got.value) == host_value(Op{}.template identity<T>().value));
-    } else {
-      CHECK(host_value(got.value) == truth.value);
-      const arg<T> cub = cub_result<Op, T>(d);
-      INFO("cub returned " << show(cub));
-      CHECK(host_value(got.value) == host_value(cub.value));
-      CHECK(got.index == cub.index);
-    }
-  } else {
-    if (n == 0) {
-      CHECK(host_value(got) == host_value(Op{}.template identity<T>()));
-    } else {
-      CHECK(host_value(got) == truth.value);
-      CHECK(host_value(got) == host_value(cub_result<Op, T>(d)));
-    }
-  }
+  using P = default_policy<T, Op>;
+  expect_matches_reference<P, Op>(d, truth, got, reducer<P, T, Op>().plan(d.size()));
 }
-
-// The message of the tally::error that f throws ("" if it throws none); argument errors carry no
-// CUDA error code.
-template <class F>
-std::string argument_error_of(F f) {
-  try {
-    f();
-  } catch (const tally::error& e) {
-    CHECK(e.code() == cudaSuccess);
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // Every bad argument of Op on T throws naming the function and the argument before any work is
 // queued, so the poisoned output keeps its bytes; n == 0 with a null input is valid and writes the

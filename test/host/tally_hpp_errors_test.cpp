@@ -13,25 +13,16 @@
 
 #include <tally/tally.hpp>
 
-namespace {
+#include "../common/argument_error.hpp"
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tally::test::argument_error_of;
+using tally::test::contains;
+
+namespace {
 
 template <class T>
 inline constexpr bool is_16bit_float = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
 
-// The message of the tally::error that f throws ("" if it throws none); argument errors carry no
-// CUDA error code.
-template <class F>
-std::string argument_error_of(F f) {
-  try {
-    f();
-  } catch (const tally::error& e) {
-    CHECK(e.code() == cudaSuccess);
-    return e.what();
-  }
-  return "";
-}
 
 // Negative n, a null input with n > 0, a null output and a misaligned input: each throws naming
 // the function and the argument, and the output keeps its bytes.

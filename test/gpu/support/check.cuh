@@ -70,39 +70,30 @@ template <class V> std::string show(const V& v) {
   else return std::to_string(static_cast<double>(host_value(v)));
 }
 
-template <class P, class Op, class T, class Truth>
-void check_reduce(const dataset<T>& d, const Truth& truth, Op op = Op{}) {
-  using R = reducer<P, T, Op>;
-  using Acc = typename R::accum_type;
+// got, the result of Op over d by policy P with launch plan p, against the host reference
+// (exactly, or within tally_sum_bound for floating sums) and against CUB on the same buffer.
+template <class P, class Op, class T, class Truth, class Out>
+void expect_matches_reference(const dataset<T>& d, const Truth& truth, const Out& got, const reduce_plan& p,
+                              Op op = Op{}) {
+  using Acc = typename P::accum::template type<T>;
   constexpr bool is_sum = std::is_same_v<Op, op::sum>;
-  constexpr bool is_arg_op = std::is_same_v<Op, op::arg_min> || std::is_same_v<Op, op::arg_max>;
-  using Out = std::conditional_t<is_sum, Acc, std::conditional_t<is_arg_op, arg<T>, T>>;
   const index_t n = d.size();
-  INFO("policy " << P::name() << ", op " << Op::name << ", n = " << n << ", seed = " << d.seed());
-
-  device_buffer<Out> out(1);
-  out.poison();
-  R r(op);
-  r(d.data(), n, out.get());
-  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  const Out got = out.read();
   INFO("tally returned " << show(got));
-
   if constexpr (is_sum && std::is_integral_v<Acc>) {
-    CHECK(got == static_cast<Acc>(truth.wrapped));
+    CHECK(got == static_cast<Out>(truth.wrapped));
     CHECK(got == (cub_result<Op, Acc>(d)));
   } else if constexpr (is_sum) {
     const long double value = static_cast<long double>(host_value(got));
-    const long double bound = tally_sum_bound<P, Acc>(r.plan(n), truth.abs_sum);
+    const long double bound = tally_sum_bound<P, Acc>(p, truth.abs_sum);
     INFO("host reference " << static_cast<double>(truth.value) << ", bound " << static_cast<double>(bound));
     CHECK(std::fabs(value - truth.value) <= bound);
     const long double cub = static_cast<long double>(host_value(cub_result<Op, Acc>(d)));
     INFO("cub returned " << static_cast<double>(cub));
     CHECK(std::fabs(value - cub) <= bound + cub_sum_bound<Acc>(n, device_sm_count(), truth.abs_sum));
-  } else if constexpr (is_arg_op) {
-    CHECK(got.index == truth.index);
+  } else if constexpr (is_arg<Out>::value) {
+    CHECK(got.index == truth.index);  // -1 for n == 0
     if (n == 0) {
-      CHECK(host_value(got.value) == host_value(static_cast<T>(op.template identity<T>().value)));
+      CHECK(host_value(got.value) == host_value(static_cast<T>(op.template identity<Acc>().value)));
     } else {
       CHECK(host_value(got.value) == truth.value);
       const arg<T> cub = cub_result<Op, T>(d);
@@ -118,6 +109,26 @@ void check_reduce(const dataset<T>& d, const Truth& truth, Op op = Op{}) {
       CHECK(host_value(got) == host_value(cub_result<Op, T>(d)));
     }
   }
+}
+
+// One reduction through tally::reducer<P, T, Op> into a poisoned output, checked against the
+// reference; the input must be unchanged afterwards.
+template <class P, class Op, class T, class Truth>
+void check_reduce(const dataset<T>& d, const Truth& truth, Op op = Op{}) {
+  using R = reducer<P, T, Op>;
+  using Acc = typename R::accum_type;
+  constexpr bool is_sum = std::is_same_v<Op, op::sum>;
+  constexpr bool is_arg_op = std::is_same_v<Op, op::arg_min> || std::is_same_v<Op, op::arg_max>;
+  using Out = std::conditional_t<is_sum, Acc, std::conditional_t<is_arg_op, arg<T>, T>>;
+  const index_t n = d.size();
+  INFO("policy " << P::name() << ", op " << Op::name << ", n = " << n << ", seed = " << d.seed());
+
+  device_buffer<Out> out(1);
+  out.poison();
+  R r(op);
+  r(d.data(), n, out.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  expect_matches_reference<P>(d, truth, out.read(), r.plan(n), op);
   CHECK(d.changed() == 0);
 }
 
