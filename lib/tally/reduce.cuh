@@ -178,9 +178,10 @@ class reducer {
 
   template <class Load, class In, class Lift, class Finish>
   void launch(index_t blocks, cudaStream_t stream, const In* in, index_t n, Lift lift, Finish finish) const {
-    kernel<Load, In, Lift, Finish>()<<<static_cast<unsigned>(blocks), P::threads,
-                                       P::template dynamic_smem_bytes<state_type>, stream>>>(in, n, op_, lift, finish);
-    detail::check_cuda(cudaGetLastError(), where, "kernel launch");
+    detail::check_cuda(detail::launch_kernel(kernel<Load, In, Lift, Finish>(), static_cast<unsigned>(blocks), P::threads,
+                                             P::template dynamic_smem_bytes<state_type>, stream,
+                                             P::grid::programmatic_launch, in, n, op_, lift, finish),
+                       where, "kernel launch");
   }
 
   // Occupancy of the first-pass kernel; the occupancy API answers for the current device, which

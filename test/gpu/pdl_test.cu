@@ -1,0 +1,105 @@
+// grid::resident_pdl: the same results as grid::resident, and no call reads memory before the
+// kernel ahead of it in the stream has finished writing it.
+#include <cstdint>
+#include <vector>
+
+#include "support/check.cuh"
+
+using namespace tally;
+using namespace tally::test;
+
+namespace {
+
+// default_policy's composition, launched programmatically.
+using pdl_policy = reduce_policy<load::vector<4>, block::warp_shuffle, smem::static_array, 256,
+                                 accum::native, grid::resident_pdl>;
+
+std::int64_t host_int_sum(std::uint64_t seed, index_t n) {
+  std::uint64_t s = 0;  // int32 sums wrap, as the device's do
+  for (index_t i = 0; i < n; ++i) s += static_cast<std::uint64_t>(static_cast<std::int64_t>(value_at<std::int32_t>(seed, i)));
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(s));
+}
+
+}  // namespace
+
+TEST_CASE("resident_pdl matches the host and CUB at every size") {
+  for (const index_t n : test_sizes()) {
+    for_each_type(type_list<float, std::int32_t, double>{}, [&](auto t) {
+      using T = typename decltype(t)::type;
+      const dataset<T> d(n, next_seed());
+      check_reduce<pdl_policy, op::sum>(d, host_truth<op::sum>(d));
+      if constexpr (std::is_same_v<T, float>) check_reduce<pdl_policy, op::arg_min>(d, host_truth<op::arg_min>(d));
+    });
+  }
+}
+
+// A producer kernel rewrites the input before every reduction, in one stream and without any host
+// synchronisation: a reduction that started reading before the producer finished would see a mix
+// of two fills and miss the exact (wrapping) int32 sum.
+TEST_CASE("resident_pdl waits for the kernel ahead of it: fill, reduce, fill, reduce, ...") {
+  const index_t n = capped((index_t{1} << 22) + 5);
+  constexpr int rounds = 24;
+  device_buffer<std::int32_t> in(static_cast<std::size_t>(n));
+  device_buffer<std::int32_t> out(rounds);
+  out.poison();
+  cudaStream_t stream;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  reducer<pdl_policy, std::int32_t> r;
+  r.reserve(n);
+  std::vector<std::uint64_t> seeds(rounds);
+  for (int k = 0; k < rounds; ++k) {
+    seeds[k] = next_seed();
+    fill_kernel<std::int32_t><<<1024, 256, 0, stream>>>(in.get(), n, seeds[k]);
+    TALLY_TEST_CHECK_CUDA(cudaGetLastError());
+    r(in.get(), n, out.get() + k, stream);
+    r(in.get(), n / 3, out.get() + k, stream);  // back to back: the second overwrites the first
+    r(in.get(), n, out.get() + k, stream);
+  }
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+  std::vector<std::int32_t> got(rounds);
+  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), sizeof(std::int32_t) * rounds, cudaMemcpyDeviceToHost));
+  for (int k = 0; k < rounds; ++k) {
+    CAPTURE(k);
+    CHECK(got[k] == host_int_sum(seeds[k], n));
+  }
+  cudaStreamDestroy(stream);
+}
+
+// Each reduction's input is the previous one's output (n = 1: a one-block launch): a chain of
+// programmatic launches where every read depends on the write just before it.
+TEST_CASE("resident_pdl chains: reduce of the previous reduction's output, in a CUDA graph too") {
+  constexpr int links = 16;
+  const index_t n = capped((index_t{1} << 20) + 7);
+  const dataset<double> d(n, next_seed());
+  device_buffer<double> chain(links + 1), replayed(links + 1);
+  reducer<pdl_policy, double> r;
+  r.reserve(n);
+  cudaStream_t stream;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const auto queue = [&](double* c) {
+    r(d.data(), n, c, stream);
+    for (int k = 0; k < links; ++k) r(c + k, 1, c + k + 1, stream);
+  };
+  chain.poison();
+  queue(chain.get());
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+  const double total = chain.read(0);
+  for (int k = 1; k <= links; ++k) CHECK(chain.read(k) == total);
+
+  replayed.poison();
+  cudaGraph_t graph;
+  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  queue(replayed.get());
+  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec;
+  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 3; ++replay) {
+    TALLY_TEST_CHECK_CUDA(cudaMemsetAsync(replayed.get(), 0xA5, sizeof(double) * (links + 1), stream));
+    TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
+    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+    for (int k = 0; k <= links; ++k) CHECK(replayed.read(k) == total);
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+}
