@@ -3,6 +3,7 @@
 // the catalog_*.cu translation units.
 #pragma once
 #include <memory>
+#include <type_traits>
 
 #include <tally/policies/op.cuh>
 
@@ -33,20 +34,11 @@ algorithm make_algorithm(const char* lib, const bench_env& env) {
   return a;
 }
 
-// P launched with programmatic dependent launch (grid::resident_pdl), everything else the same.
+// P without programmatic dependent launch (grid::resident), everything else the same: what PDL
+// brings to the default, measured in the same run.
 template <class P>
-using with_pdl = tally::reduce_policy<typename P::load, typename P::block, typename P::smem, P::threads,
-                                      typename P::accum, tally::grid::resident_pdl>;
-
-// Experiment: programmatic launch whose blocks never trigger early (the next kernel is released as
-// each block exits), to tell the launch overlap from the effect of early-resident waiting blocks.
-struct resident_pdl_exit_trigger : tally::grid::resident_pdl {
-  static constexpr const char* name = "resident_pdl_exit_trigger";
-  static constexpr bool trigger_after_loads = false;
-};
-template <class P>
-using with_pdl_exit_trigger = tally::reduce_policy<typename P::load, typename P::block, typename P::smem, P::threads,
-                                                   typename P::accum, resident_pdl_exit_trigger>;
+using without_pdl = tally::reduce_policy<typename P::load, typename P::block, typename P::smem, P::threads,
+                                         typename P::accum, tally::grid::resident>;
 
 // cub first: rows are registered in catalog order, and a CUB row must run before the rows that
 // divide by its time (rows.cpp measures it on the spot if a filter removed it).
@@ -56,8 +48,8 @@ void add_libraries(catalog& c, const bench_env& env) {
   c.push_back(make_algorithm<thrust_runner<T, Op>, T, Op>("thrust", env));
   c.back().waits_each_call = true;
   c.push_back(make_algorithm<tally_runner<tally::default_policy<T, Op>, T, Op>, T, Op>("tally_default", env));
-  c.push_back(make_algorithm<tally_runner<with_pdl<tally::default_policy<T, Op>>, T, Op>, T, Op>("tally_pdl", env));
-  c.push_back(make_algorithm<tally_runner<with_pdl_exit_trigger<tally::default_policy<T, Op>>, T, Op>, T, Op>("tally_pdl_exit", env));
+  if constexpr (std::is_same_v<Op, tally::op::sum>)
+    c.push_back(make_algorithm<tally_runner<without_pdl<tally::default_policy<T, Op>>, T, Op>, T, Op>("tally_no_pdl", env));
 }
 
 template <class T>

@@ -3,7 +3,7 @@
 //
 //   reduce/<type>/<op>/<lib>/<mode>/<n>     e.g. reduce/float/sum/tally_default/back_to_back/1048576
 //
-// type: float | int32 | double; op: sum | min | arg_min; lib: cub | thrust | tally_default | tally_pdl |
+// type: float | int32 | double; op: sum | min | arg_min; lib: cub | thrust | tally_default | tally_no_pdl |
 // ladder_<rung>; mode: single | back_to_back; n: elements.
 #pragma once
 #include <cstdint>

@@ -25,9 +25,9 @@ using ops_of = std::conditional_t<is_16bit_float<T>, op_list<op::sum, op::min, o
 
 template <class T, class... Ops>
 std::size_t largest_workspace(op_list<Ops...>) {
-  static_assert((std::is_same_v<typename default_policy<T, Ops>::grid, grid::resident> && ...),
+  static_assert((default_policy<T, Ops>::grid::finishes_in_last_block && ...),
                 "device_reducer sizes its workspace once, at construction: that needs a grid policy whose "
-                "partials do not grow with n (grid::resident)");
+                "partials do not grow with n (grid::resident or grid::resident_pdl)");
   // With a resident grid the workspace grows with n up to one partial per resident block, so the
   // largest n gives the bound. Constructing each reducer also fills the per-device caches (SM count,
   // occupancy) that later calls read, so that those calls make no attribute query.

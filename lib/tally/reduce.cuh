@@ -79,6 +79,7 @@ class reducer {
   explicit reducer(Op op = Op{}) : op_(op), device_(detail::current_device(where)) {
     sm_count_ = detail::sm_count(device_, where);
     blocks_per_sm_ = first_pass_blocks_per_sm(device_);
+    programmatic_ = P::grid::programmatic_launch && detail::compute_capability_major(device_, where) >= 9;
   }
   ~reducer() { release(); }
   reducer(const reducer&) = delete;
@@ -91,6 +92,7 @@ class reducer {
       device_ = o.device_;
       sm_count_ = o.sm_count_;
       blocks_per_sm_ = o.blocks_per_sm_;
+      programmatic_ = o.programmatic_;
       workspace_ = std::exchange(o.workspace_, nullptr);
       capacity_ = std::exchange(o.capacity_, 0);
     }
@@ -180,7 +182,7 @@ class reducer {
   void launch(index_t blocks, cudaStream_t stream, const In* in, index_t n, Lift lift, Finish finish) const {
     detail::check_cuda(detail::launch_kernel(kernel<Load, In, Lift, Finish>(), static_cast<unsigned>(blocks), P::threads,
                                              P::template dynamic_smem_bytes<state_type>, stream,
-                                             P::grid::programmatic_launch, in, n, op_, lift, finish),
+                                             programmatic_, in, n, op_, lift, finish),
                        where, "kernel launch");
   }
 
@@ -208,6 +210,7 @@ class reducer {
   int device_ = 0;
   int sm_count_ = 0;
   int blocks_per_sm_ = 0;
+  bool programmatic_ = false;  // launch with PDL: the grid policy asks for it and the device has it
   void* workspace_ = nullptr;
   std::size_t capacity_ = 0;
 };

@@ -10,8 +10,8 @@ using namespace tally::test;
 
 namespace {
 
-// default_policy's composition, launched programmatically.
-using pdl_policy = reduce_policy<load::vector<4>, block::warp_shuffle, smem::static_array, 256,
+// A composition unlike default_policy's (which the other suites test), launched programmatically.
+using pdl_policy = reduce_policy<load::unroll<4>, block::sequential_unrolled, smem::padded, 128,
                                  accum::native, grid::resident_pdl>;
 
 std::int64_t host_int_sum(std::uint64_t seed, index_t n) {

@@ -104,6 +104,6 @@ TEST_CASE("can_reduce: rejects pairs without an operator or an identity") {
 }
 
 TEST_CASE("policy names") {
-  CHECK(default_policy<float>::name() == "vector4/warp_shuffle/static_array/256/native/resident");
+  CHECK(default_policy<float>::name() == "vector4/warp_shuffle/static_array/256/native/resident_pdl");
   CHECK(ladder::baseline::name() == "single/interleaved/static_array/256/native/per_tile");
 }

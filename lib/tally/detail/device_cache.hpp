@@ -41,4 +41,13 @@ inline int sm_count(int device, const char* where) {
   });
 }
 
+inline int compute_capability_major(int device, const char* where) {
+  static std::atomic<int> cache[max_devices] = {};
+  return cached_per_device(cache, device, [where](int d) {
+    int v = 0;
+    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrComputeCapabilityMajor, d), where, "cudaDeviceGetAttribute");
+    return v;
+  });
+}
+
 }  // namespace tally::detail

@@ -1,6 +1,7 @@
 // Kernel launch with an optional programmatic dependent launch (PDL): the launch may begin while
-// the previous kernel in the stream drains; the kernel brackets its global accesses with
-// wait_for_previous_grid() / allow_next_grid().
+// the kernel ahead of it in the stream drains; the kernel calls wait_for_previous_grid() before
+// its first global access. Without an explicit trigger in that kernel, the launch is released as
+// its blocks exit.
 #pragma once
 #include <cstddef>
 
@@ -15,13 +16,6 @@ namespace tally::detail {
 __device__ __forceinline__ void wait_for_previous_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-// Lets the next programmatically launched kernel in the stream start being scheduled.
-__device__ __forceinline__ void allow_next_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
 

@@ -98,7 +98,6 @@ __global__ void __launch_bounds__(P::threads) reduce_kernel(const In* __restrict
   using S = typename Op::template state<Acc>;
   if constexpr (P::grid::programmatic_launch) wait_for_previous_grid();  // before any global access
   S acc = Load::template consume<P::threads>(in, n, op.template identity<Acc>(), lift, op);
-  if constexpr (P::grid::trigger_after_loads) allow_next_grid();  // else implicitly when the block exits
   auto smem = P::smem::template acquire<S, P::smem_slots>();
   acc = P::block::template reduce<P::threads>(acc, smem, op);
   finish.template finish<P, Acc>(acc, smem, op);  // a finish that reuses smem has a barrier first
