@@ -12,14 +12,29 @@
 //          Every pass is loaded before any is stored, so a thread has all its loads in flight.
 //   store  the same thread writes output tile row map::row(t, p) (an input tile column), columns
 //          map::col(t) + [0, V) (input tile rows), gathering them from one column of the tile.
-// Accesses outside the matrix (partial edge tiles) are skipped element-vector by element-vector:
-// V > 1 only runs when both dimensions are multiples of V, so a vector is all in or all out.
+// Accesses outside the matrix (partial edge tiles) are skipped vector by vector: V > 1 only runs
+// when both dimensions are multiples of V, so a vector is all in or all out.
+//
+// The two phases are host-device functions of the thread index (transpose_tile), so that the host
+// tests run them, thread by thread, on every composition and shape; only the kernel reads
+// threadIdx and holds the barrier.
 #pragma once
+#include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include <tally/policies/config.cuh>
 #include <tally/policies/smem.cuh>
+
+// `#pragma unroll` for the device pass only: the host compiler, which also compiles these
+// host-device functions (for the tests), does not know the pragma.
+#ifdef __CUDA_ARCH__
+#define TALLY_TRANSPOSE_UNROLL _Pragma("unroll")
+#else
+#define TALLY_TRANSPOSE_UNROLL
+#endif
 
 namespace tally::detail {
 
@@ -29,37 +44,65 @@ struct alignas(sizeof(T) * V) vec {
   T v[V];
 };
 
-// The built-in type of the same size: accessed through the __ldg / __stwb intrinsics, a vector is
-// one 2- to 16-byte instruction (a plain struct store may be split into element stores).
+// The built-in type of the same size: loaded with __ldg and stored with st_global, a vector is one
+// 2- to 16-byte instruction.
 template <std::size_t Bytes>
 using native_word = std::conditional_t<
     Bytes == 16, uint4,
     std::conditional_t<Bytes == 8, uint2, std::conditional_t<Bytes == 4, unsigned, unsigned short>>>;
 
-// Global memory: read-only loads (the input is never written) and default write-back stores.
+// On the host (the tests' emulation) an access must be as aligned as the device needs it to be.
+inline void check_host_alignment(const void* p, std::size_t bytes) {
+  if (reinterpret_cast<std::uintptr_t>(p) % bytes != 0)
+    throw std::logic_error("tally::transpose: misaligned " + std::to_string(bytes) + "-byte access");
+}
+
+// Global memory: read-only loads (the input is never written) and plain stores.
 template <class V>
-TALLY_DEVICE V load_global(const void* p) {
+TALLY_HD V load_global(const void* p) {
   using W = native_word<sizeof(V)>;
+#ifdef __CUDA_ARCH__
   const W w = __ldg(static_cast<const W*>(p));
+#else
+  check_host_alignment(p, sizeof(W));
+  const W w = *static_cast<const W*>(p);
+#endif
   V v;
   std::memcpy(&v, &w, sizeof(V));
   return v;
 }
 
+// One st.global of the whole word (plain C++ stores of a word assembled from elements may be
+// split into element stores).
+TALLY_DEVICE void st_global(uint4* p, uint4 w) {
+  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w));
+}
+TALLY_DEVICE void st_global(uint2* p, uint2 w) { asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y)); }
+TALLY_DEVICE void st_global(unsigned* p, unsigned w) { asm volatile("st.global.b32 [%0], %1;" ::"l"(p), "r"(w)); }
+TALLY_DEVICE void st_global(unsigned short* p, unsigned short w) { asm volatile("st.global.b16 [%0], %1;" ::"l"(p), "h"(w)); }
+
 template <class V>
-TALLY_DEVICE void store_global(void* p, const V& v) {
+TALLY_HD void store_global(void* p, const V& v) {
   using W = native_word<sizeof(V)>;
   W w;
   std::memcpy(&w, &v, sizeof(V));
-  __stwb(static_cast<W*>(p), w);
+#ifdef __CUDA_ARCH__
+  st_global(static_cast<W*>(p), w);
+#else
+  check_host_alignment(p, sizeof(W));
+  *static_cast<W*>(p) = w;
+#endif
 }
 
 // Shared memory: a vector store (the tile is 16-byte aligned and the layout keeps the run aligned).
 template <class V>
-TALLY_DEVICE void store_shared(void* p, const V& v) {
+TALLY_HD void store_shared(void* p, const V& v) {
   using W = native_word<sizeof(V)>;
   W w;
   std::memcpy(&w, &v, sizeof(V));
+#ifndef __CUDA_ARCH__
+  check_host_alignment(p, sizeof(W));
+#endif
   *static_cast<W*>(p) = w;
 }
 
@@ -79,88 +122,104 @@ struct transpose_map {
   TALLY_HD static constexpr int col(unsigned thread) { return static_cast<int>(thread % lanes_per_row) * V; }
 };
 
-// Writes V elements into tile row r from column c on: one vector store where the layout keeps
-// Group-aligned runs contiguous (the tile was acquired with Group = V), else one element at a time.
-template <class T, class Map, int V>
-TALLY_DEVICE void store_tile_row(smem::tile_view<T, Map> tile, int r, int c, const vec<T, V>& x) {
-  if constexpr (V > 1 && Map::rows_keep_vectors) {
-    store_shared(&tile(r, c), x);
-  } else {
-#pragma unroll
-    for (int k = 0; k < V; ++k) tile(r, c + k) = x.v[k];
-  }
-}
+// First row and column of tile b of an input with tile_cols tiles across.
+struct tile_origin {
+  index_t row, col;
+  TALLY_HD tile_origin(index_t b, index_t tile_cols, int tile)
+      : row(b / tile_cols * tile), col(b % tile_cols * tile) {}
+};
 
-// One tile through shared memory (see the top of the file). Offsets are 64-bit; each thread
-// steps from its first row by rows_per_pass rows a pass, and checks bounds as differences, so that
-// the loads in flight need few registers besides their data.
-template <class P, class T, int V, class Tile>
-TALLY_DEVICE void transpose_tile_staged(const T* __restrict__ in, T* __restrict__ out, index_t rows, index_t cols,
-                                        index_t r0, index_t c0, Tile tile) {
-  using map = transpose_map<P::tile, P::threads, V>;
-  using vec_t = vec<T, V>;
-  const unsigned t = threadIdx.x;
-  const int c = map::col(t);
-  const int r = map::row(t, 0);
-  // Load: input rows r0 + r + p * rows_per_pass, columns c0 + c + [0, V).
-  const T* src = in + (r0 + r) * cols + c0 + c;
-  const index_t src_step = index_t{map::rows_per_pass} * cols;
-  const index_t src_rows_left = rows - r0 - r;  // this thread's pass p is in if p * rows_per_pass < it
-  const bool src_col_in = c0 + c < cols;
-  vec_t x[map::passes];
-#pragma unroll
-  for (int p = 0; p < map::passes; ++p)
-    if (src_col_in && p * map::rows_per_pass < src_rows_left) x[p] = load_global<vec_t>(src + p * src_step);
-#pragma unroll
-  for (int p = 0; p < map::passes; ++p)
-    if (src_col_in && p * map::rows_per_pass < src_rows_left) store_tile_row(tile, r + p * map::rows_per_pass, c, x[p]);
-  __syncthreads();  // outside every branch: all threads of the block reach it
-  // Store: output rows c0 + r + p * rows_per_pass (input columns), columns r0 + c + [0, V) (input rows).
-  T* dst = out + (c0 + r) * rows + r0 + c;
-  const index_t dst_step = index_t{map::rows_per_pass} * rows;
-  const index_t dst_rows_left = cols - c0 - r;
-  const bool dst_col_in = r0 + c < rows;
-#pragma unroll
-  for (int p = 0; p < map::passes; ++p) {
-    if (dst_col_in && p * map::rows_per_pass < dst_rows_left) {
-      vec_t y;
-#pragma unroll
-      for (int k = 0; k < V; ++k) y.v[k] = tile(c + k, r + p * map::rows_per_pass);
-      store_global(dst + p * dst_step, y);
-    }
-  }
-}
-
-// The naive transpose: each thread writes what it read, to a column of the output (strided).
+// What one thread does for one tile, in two phases separated by a barrier of the block. Offsets
+// are 64-bit; each thread steps from its first row by rows_per_pass rows a pass and checks bounds
+// as differences, so that the loads in flight need few registers besides their data.
 template <class P, class T, int V>
-TALLY_DEVICE void transpose_tile_direct(const T* __restrict__ in, T* __restrict__ out, index_t rows, index_t cols,
-                                        index_t r0, index_t c0) {
+struct transpose_tile {
   using map = transpose_map<P::tile, P::threads, V>;
   using vec_t = vec<T, V>;
-  const unsigned t = threadIdx.x;
-  const int c = map::col(t);
-#pragma unroll
-  for (int p = 0; p < map::passes; ++p) {
-    const int r = map::row(t, p);
-    if (r0 + r < rows && c0 + c < cols) {
-      const vec_t x = load_global<vec_t>(in + (r0 + r) * cols + c0 + c);
-#pragma unroll
-      for (int k = 0; k < V; ++k) store_global(out + (c0 + c + k) * rows + r0 + r, x.v[k]);
+
+  // Writes V elements into tile row r from column c on: one vector store where the layout keeps
+  // Group-aligned runs contiguous (the tile was acquired with Group = V), else element by element.
+  template <class Map>
+  TALLY_HD static void store_tile_row(smem::tile_view<T, Map> tile, int r, int c, const vec_t& x) {
+    if constexpr (V > 1 && Map::rows_keep_vectors) {
+      store_shared(&tile(r, c), x);
+    } else {
+TALLY_TRANSPOSE_UNROLL
+      for (int k = 0; k < V; ++k) tile(r, c + k) = x.v[k];
     }
   }
-}
+
+  // Phase 1: input rows o.row + r + p * rows_per_pass, columns o.col + c + [0, V), all loaded
+  // before any is written to the tile (tile row r + p * rows_per_pass, column c).
+  template <class Tile>
+  TALLY_HD static void load(const T* __restrict__ in, index_t rows, index_t cols, tile_origin o, unsigned t,
+                            Tile tile) {
+    const int c = map::col(t), r = map::row(t, 0);
+    const T* src = in + (o.row + r) * cols + o.col + c;
+    const index_t step = index_t{map::rows_per_pass} * cols;
+    const index_t rows_left = rows - o.row - r;  // pass p is inside the matrix if p * rows_per_pass < rows_left
+    const bool col_in = o.col + c < cols;
+    vec_t x[map::passes];
+#ifndef __CUDA_ARCH__
+    std::memset(static_cast<void*>(x), 0, sizeof(x));  // host emulation: quiets -Wmaybe-uninitialized
+#endif
+TALLY_TRANSPOSE_UNROLL
+    for (int p = 0; p < map::passes; ++p)
+      if (col_in && p * map::rows_per_pass < rows_left) x[p] = load_global<vec_t>(src + p * step);
+TALLY_TRANSPOSE_UNROLL
+    for (int p = 0; p < map::passes; ++p)
+      if (col_in && p * map::rows_per_pass < rows_left) store_tile_row(tile, r + p * map::rows_per_pass, c, x[p]);
+  }
+
+  // Phase 2: output rows o.col + r + p * rows_per_pass (input columns), columns o.row + c + [0, V)
+  // (input rows), gathered from tile column r + p * rows_per_pass, rows c + [0, V).
+  template <class Tile>
+  TALLY_HD static void store(T* __restrict__ out, index_t rows, index_t cols, tile_origin o, unsigned t, Tile tile) {
+    const int c = map::col(t), r = map::row(t, 0);
+    T* dst = out + (o.col + r) * rows + o.row + c;
+    const index_t step = index_t{map::rows_per_pass} * rows;
+    const index_t rows_left = cols - o.col - r;
+    const bool col_in = o.row + c < rows;
+TALLY_TRANSPOSE_UNROLL
+    for (int p = 0; p < map::passes; ++p) {
+      if (col_in && p * map::rows_per_pass < rows_left) {
+        vec_t y;
+TALLY_TRANSPOSE_UNROLL
+        for (int k = 0; k < V; ++k) y.v[k] = tile(c + k, r + p * map::rows_per_pass);
+        store_global(dst + p * step, y);
+      }
+    }
+  }
+
+  // The naive transpose, one phase: each thread writes what it read, down a column of the output.
+  TALLY_HD static void copy_direct(const T* __restrict__ in, T* __restrict__ out, index_t rows, index_t cols,
+                                   tile_origin o, unsigned t) {
+    const int c = map::col(t);
+TALLY_TRANSPOSE_UNROLL
+    for (int p = 0; p < map::passes; ++p) {
+      const int r = map::row(t, p);
+      if (o.row + r < rows && o.col + c < cols) {
+        const vec_t x = load_global<vec_t>(in + (o.row + r) * cols + o.col + c);
+TALLY_TRANSPOSE_UNROLL
+        for (int k = 0; k < V; ++k) store_global(out + (o.col + c + k) * rows + o.row + r, x.v[k]);
+      }
+    }
+  }
+};
 
 template <class P, class T, int V>
 __global__ void __launch_bounds__(P::threads) transpose_kernel(const T* __restrict__ in, T* __restrict__ out,
                                                                index_t rows, index_t cols, index_t tile_cols,
                                                                index_t first_tile) {
-  constexpr int tile_dim = P::tile;
-  const index_t b = first_tile + blockIdx.x;
-  const index_t r0 = b / tile_cols * tile_dim, c0 = b % tile_cols * tile_dim;
+  using agent = transpose_tile<P, T, V>;
+  const tile_origin o(first_tile + blockIdx.x, tile_cols, P::tile);
   if constexpr (P::smem::has_tile) {
-    transpose_tile_staged<P, T, V>(in, out, rows, cols, r0, c0, P::smem::template acquire_tile<T, tile_dim, V>());
+    const auto tile = P::smem::template acquire_tile<T, P::tile, V>();
+    agent::load(in, rows, cols, o, threadIdx.x, tile);
+    __syncthreads();  // outside every branch: all threads of the block reach it
+    agent::store(out, rows, cols, o, threadIdx.x, tile);
   } else {
-    transpose_tile_direct<P, T, V>(in, out, rows, cols, r0, c0);
+    agent::copy_direct(in, out, rows, cols, o, threadIdx.x);
   }
 }
 

@@ -54,7 +54,7 @@ template <class T, class Map>
 struct tile_view {
   using map = Map;
   T* data;
-  TALLY_DEVICE T& operator()(int r, int c) const { return data[Map::index(r, c)]; }
+  TALLY_HD T& operator()(int r, int c) const { return data[Map::index(r, c)]; }
 };
 
 }  // namespace tally::smem
