@@ -171,6 +171,8 @@ std::vector<std::string> check_against_geam(const std::vector<row>& rows, const 
     if (!reference_ready[key]) {
       reference_ready.clear();
       fill_finite(b.in.get(), n, r.m->element_bytes, stream);
+      // Zeros, in case geam's 0 * C reads C (NaN * 0 would not be 0).
+      BENCH_CHECK(cudaMemsetAsync(b.reference.get(), 0, static_cast<std::size_t>(n) * r.m->element_bytes, stream));
       find(methods, r.m->type, "cublas_geam")->run(b.in.get(), b.reference.get(), r.rows, r.cols, stream);
       reference_ready[key] = true;
     }
