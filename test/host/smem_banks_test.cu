@@ -4,13 +4,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <set>
 #include <vector>
 
 #include <tally/reduce.cuh>
 
+#include "bank_model.hpp"
+
 using namespace tally;
+using tally::test::conflict_ways;
 
 TEST_CASE("shared-memory bytes per layout and state type") {
   CHECK(smem::static_array::static_bytes<float, 256> == 1024);
@@ -38,28 +39,6 @@ TEST_CASE("padded mapping: one pad element after each 128-byte row") {
 }
 
 namespace {
-
-// Ways of the worst bank conflict of one warp-wide access in which lane t touches element idx[t]
-// (-1: lane inactive). Shared memory serves 128 bytes per phase: a warp of 4-byte accesses in one
-// phase, 8-byte accesses in two half-warps, 16-byte accesses in four quarter-warps. Within a
-// phase, distinct 4-byte words in one bank serialise.
-template <class T>
-int conflict_ways(const std::vector<long>& idx) {
-  constexpr int word_bytes = 4, banks = 32;
-  constexpr int lanes_per_phase = sizeof(T) >= 4 ? 128 / sizeof(T) : 32;
-  int worst = 1;
-  for (int phase = 0; phase < 32; phase += lanes_per_phase) {
-    std::map<int, std::set<long>> words_in_bank;
-    for (int lane = phase; lane < phase + lanes_per_phase; ++lane) {
-      if (idx[lane] < 0) continue;
-      const long first = idx[lane] * static_cast<long>(sizeof(T)) / word_bytes;
-      const long last = (idx[lane] * static_cast<long>(sizeof(T)) + sizeof(T) - 1) / word_bytes;
-      for (long w = first; w <= last; ++w) words_in_bank[static_cast<int>(w % banks)].insert(w);
-    }
-    for (const auto& [bank, words] : words_in_bank) worst = std::max(worst, static_cast<int>(words.size()));
-  }
-  return worst;
-}
 
 // Worst conflict over every step and warp of interleaved_strided's accesses: slot 2*s*tid and its
 // partner 2*s*tid + s, mapped through layout Map.

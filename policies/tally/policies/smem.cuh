@@ -10,10 +10,19 @@
 //                 never more than unpadded). test/host's bank model checks these limits.
 //
 // acquire<T, N>() returns a view; view[i] is slot i. A kernel calls acquire once.
+//
+// The same layouts also give the transpose its Tile x Tile staging tile (tile_map.cuh):
+// acquire_tile<T, Tile, Group>() returns a tile_view, tile_map<Tile, Group> is its index map.
+//
+//   static_array, dynamic  [Tile][Tile] row-major (static, or bytes at launch: tile_dynamic_bytes)
+//   padded                 [Tile][Tile + 1]
+//   swizzled               [Tile][Tile] with each row's chunks XOR-permuted (tile only, no 1-D form)
+//   none                   no tile at all: the naive transpose, which writes what it read (tile only)
 #pragma once
 #include <cstddef>
 
 #include "config.cuh"
+#include "tile_map.cuh"
 
 namespace tally {
 namespace detail {
@@ -53,6 +62,16 @@ struct static_array {
     __shared__ __align__(16) unsigned char raw[static_bytes<T, N>];
     return {reinterpret_cast<T*>(raw)};
   }
+
+  static constexpr bool has_tile = true;
+  template <int Tile, int Group> using tile_map = row_major_tile<Tile>;
+  template <class T, int Tile> static constexpr std::size_t tile_static_bytes = row_major_tile<Tile>::slots * sizeof(T);
+  template <class T, int Tile> static constexpr std::size_t tile_dynamic_bytes = 0;
+  template <class T, int Tile, int Group>
+  TALLY_DEVICE static tile_view<T, tile_map<Tile, Group>> acquire_tile() {
+    __shared__ __align__(16) unsigned char raw[tile_static_bytes<T, Tile>];
+    return {reinterpret_cast<T*>(raw)};
+  }
 };
 
 struct dynamic {
@@ -61,6 +80,15 @@ struct dynamic {
   template <class T, int N> static constexpr std::size_t dynamic_bytes = N * sizeof(T);
   template <class T, int N>
   TALLY_DEVICE static view<T, contiguous_map> acquire() {
+    return {reinterpret_cast<T*>(detail::dynamic_smem)};
+  }
+
+  static constexpr bool has_tile = true;
+  template <int Tile, int Group> using tile_map = row_major_tile<Tile>;
+  template <class T, int Tile> static constexpr std::size_t tile_static_bytes = 0;
+  template <class T, int Tile> static constexpr std::size_t tile_dynamic_bytes = row_major_tile<Tile>::slots * sizeof(T);
+  template <class T, int Tile, int Group>
+  TALLY_DEVICE static tile_view<T, tile_map<Tile, Group>> acquire_tile() {
     return {reinterpret_cast<T*>(detail::dynamic_smem)};
   }
 };
@@ -77,6 +105,38 @@ struct padded {
     __shared__ __align__(16) unsigned char raw[static_bytes<T, N>];
     return {reinterpret_cast<T*>(raw)};
   }
+
+  static constexpr bool has_tile = true;
+  template <int Tile, int Group> using tile_map = padded_tile<Tile>;
+  template <class T, int Tile> static constexpr std::size_t tile_static_bytes = padded_tile<Tile>::slots * sizeof(T);
+  template <class T, int Tile> static constexpr std::size_t tile_dynamic_bytes = 0;
+  template <class T, int Tile, int Group>
+  TALLY_DEVICE static tile_view<T, tile_map<Tile, Group>> acquire_tile() {
+    __shared__ __align__(16) unsigned char raw[tile_static_bytes<T, Tile>];
+    return {reinterpret_cast<T*>(raw)};
+  }
+};
+
+// Tile only: an XOR-swizzled [Tile][Tile] (swizzled_tile), conflict-free columns without padding.
+struct swizzled {
+  static constexpr const char* name = "swizzled";
+  static constexpr bool has_tile = true;
+  template <int Tile, int Group> using tile_map = swizzled_tile<Tile, Group>;
+  template <class T, int Tile> static constexpr std::size_t tile_static_bytes = Tile * Tile * sizeof(T);
+  template <class T, int Tile> static constexpr std::size_t tile_dynamic_bytes = 0;
+  template <class T, int Tile, int Group>
+  TALLY_DEVICE static tile_view<T, tile_map<Tile, Group>> acquire_tile() {
+    __shared__ __align__(16) unsigned char raw[tile_static_bytes<T, Tile>];
+    return {reinterpret_cast<T*>(raw)};
+  }
+};
+
+// Tile only: no shared memory. The naive transpose (coalesced read, strided write) is this layout.
+struct none {
+  static constexpr const char* name = "naive";
+  static constexpr bool has_tile = false;
+  template <class T, int Tile> static constexpr std::size_t tile_static_bytes = 0;
+  template <class T, int Tile> static constexpr std::size_t tile_dynamic_bytes = 0;
 };
 
 }  // namespace smem

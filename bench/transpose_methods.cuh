@@ -1,0 +1,40 @@
+// The tally compositions the transpose benchmark times, as type-erased methods. Included by one
+// translation unit per element type.
+#pragma once
+#include <tally/transpose.cuh>
+
+#include "transpose_bench.hpp"
+
+namespace bench::transpose {
+
+template <class T, class P>
+method tally_method(const char* type) {
+  method m;
+  m.type = type;
+  m.name = P::name();
+  m.element_bytes = sizeof(T);
+  m.is_tally = true;
+  m.is_default = std::is_same_v<P, tally::default_transpose_policy<T>>;
+  m.run = [](const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t stream) {
+    tally::transpose<P>(static_cast<const T*>(in), static_cast<T*>(out), rows, cols, stream);
+  };
+  return m;
+}
+
+// Every named composition: the seeds' layouts with four elements a thread (32 x 8 threads), then
+// the candidates with more bytes in flight (see tally/transpose_policy.cuh).
+template <class T>
+void add_tally_methods(method_list& out, const char* type) {
+  namespace tp = tally::transposes;
+  out.push_back(tally_method<T, tp::naive>(type));
+  out.push_back(tally_method<T, tp::static_32>(type));
+  out.push_back(tally_method<T, tp::dynamic_32>(type));
+  out.push_back(tally_method<T, tp::padded_32>(type));
+  out.push_back(tally_method<T, tp::swizzled_32>(type));
+  out.push_back(tally_method<T, tp::padded_64>(type));
+  out.push_back(tally_method<T, tp::swizzled_32_v16_64t>(type));
+  out.push_back(tally_method<T, tp::swizzled_32_v16>(type));
+  out.push_back(tally_method<T, tp::swizzled_64_v16>(type));
+}
+
+}  // namespace bench::transpose

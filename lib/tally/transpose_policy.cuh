@@ -1,0 +1,80 @@
+// transpose_policy: how an out-of-place transpose moves a Tile x Tile tile through shared memory.
+// A bag of types and constants; detail/transpose_kernel.cuh and transpose.cuh read them.
+//
+//   Smem         the tile's layout: smem::static_array, smem::dynamic ([Tile][Tile]), smem::padded
+//                ([Tile][Tile + 1]), smem::swizzled (XOR-permuted chunks), or smem::none (no tile:
+//                the naive transpose, coalesced reads and strided writes)
+//   Tile         32 or 64: a block moves Tile x Tile elements per tile
+//   Threads      threads per block (a power of two, 32..1024); each moves Tile * Tile / Threads
+//                elements per tile, all loaded before any is stored, so that many are in flight
+//   VectorBytes  0: one element per access. 8 or 16: global loads and stores move that many bytes
+//                per access where the shape and pointers allow it (both dimensions multiples of the
+//                vector, both pointers aligned to it); otherwise the same tile runs element-wise.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include <tally/policies/smem.cuh>
+
+namespace tally {
+
+template <class Smem, int Tile = 32, int Threads = 256, int VectorBytes = 0>
+struct transpose_policy {
+  static_assert(Tile == 32 || Tile == 64, "tally::transpose_policy: Tile must be 32 or 64");
+  static_assert(detail::is_power_of_two(Threads) && Threads >= 32 && Threads <= 1024,
+                "tally::transpose_policy: Threads must be a power of two in [32, 1024]");
+  static_assert(VectorBytes == 0 || VectorBytes == 8 || VectorBytes == 16,
+                "tally::transpose_policy: VectorBytes must be 0 (element-wise), 8 or 16");
+  using smem = Smem;
+  static constexpr int tile = Tile;
+  static constexpr int threads = Threads;
+  static constexpr int vector_bytes = VectorBytes;
+
+  // Elements each thread moves per tile.
+  static constexpr int items_per_thread = Tile * Tile / Threads;
+  // Elements per vector access for type T: VectorBytes / sizeof(T), at least 1, and at most the
+  // elements a thread moves (a 2-byte type with 16-byte vectors in a 32 x 32 tile of 256 threads
+  // gets 8-byte vectors).
+  template <class T>
+  static constexpr int vector_elems = [] {
+    int v = VectorBytes >= static_cast<int>(sizeof(T)) ? VectorBytes / static_cast<int>(sizeof(T)) : 1;
+    while (v > items_per_thread) v /= 2;
+    return v;
+  }();
+
+  // Shared memory of one block: static, and passed at launch.
+  template <class T> static constexpr std::size_t static_smem_bytes = Smem::template tile_static_bytes<T, Tile>;
+  template <class T> static constexpr std::size_t dynamic_smem_bytes = Smem::template tile_dynamic_bytes<T, Tile>;
+
+  // "swizzled_64x64_256t_v16": for test output and benchmark names.
+  static std::string name() {
+    std::string n = std::string(Smem::name) + "_" + std::to_string(Tile) + "x" + std::to_string(Tile) + "_" +
+                    std::to_string(Threads) + "t";
+    return VectorBytes > 0 ? n + "_v" + std::to_string(VectorBytes) : n;
+  }
+};
+
+// Named compositions: the seeds' kernels (naive, the 32 x 32 tile unpadded and padded) with four
+// elements a thread (the classical 32 x 8 block), and the candidates with more bytes in flight.
+namespace transposes {
+using naive = transpose_policy<smem::none, 32, 256>;              // coalesced read, strided write
+using static_32 = transpose_policy<smem::static_array, 32, 256>;  // [32][32]: 32-way column conflicts
+using dynamic_32 = transpose_policy<smem::dynamic, 32, 256>;      // the same tile, bytes at launch
+using padded_32 = transpose_policy<smem::padded, 32, 256>;        // [32][33]
+using swizzled_32 = transpose_policy<smem::swizzled, 32, 256>;    // [32][32], c ^ r
+using padded_64 = transpose_policy<smem::padded, 64, 256>;        // [64][65], 16 elements a thread
+// 16-byte global accesses, rows written to the tile as 16-byte vectors:
+using swizzled_32_v16_64t = transpose_policy<smem::swizzled, 32, 64, 16>;  // 16 elements a thread (float)
+using swizzled_32_v16 = transpose_policy<smem::swizzled, 32, 128, 16>;     // 64 bytes a thread
+using swizzled_64_v16 = transpose_policy<smem::swizzled, 64, 256, 16>;     // 64 bytes a thread (float)
+}  // namespace transposes
+
+// The composition tally::transpose uses unless told otherwise: 16-byte accesses, a swizzled tile,
+// 64 bytes in flight per thread (16 floats or 8 doubles) and a 16 KiB (float) or 8 KiB (double)
+// tile. Chosen by reasoning, to be confirmed by bench/transpose_main.cu on an H200.
+template <class T>
+using default_transpose_policy =
+    std::conditional_t<sizeof(T) == 8, transposes::swizzled_32_v16, transposes::swizzled_64_v16>;
+
+}  // namespace tally
