@@ -24,7 +24,7 @@ if [ -z "$sanitizer" ]; then
   echo "SKIPPED: compute-sanitizer not found (it ships with the CUDA toolkit)"
   exit 77
 fi
-programs=${TALLY_SANITIZE_TESTS:-$(find "$build/test/gpu" -maxdepth 1 -type f -executable 2>/dev/null | sort)}
+programs=${TALLY_SANITIZE_TESTS:-$(find "$build/test/gpu" -type f -executable -not -path "*/CMakeFiles/*" 2>/dev/null | sort)}
 if [ -z "$programs" ]; then
   echo "sanitize.sh: no GPU test programs under $build/test/gpu (build them first)" >&2
   exit 1
