@@ -111,15 +111,15 @@ TALLY_HD bool replaces_max(const V& a, const V& b) {
   else return a < b;
 }
 
-struct less {
+struct value_less {
   template <class V> TALLY_HD bool operator()(const V& x, const V& y) const { return x < y; }
 };
-struct greater {
+struct value_greater {
   template <class V> TALLY_HD bool operator()(const V& x, const V& y) const { return y < x; }
 };
 
-// b replaces a as the running arg_min (Better = less) or arg_max (greater): a NaN beats every
-// number, and among NaNs or equal numbers the lower index wins.
+// b replaces a as the running arg_min (Better = value_less) or arg_max (value_greater): a NaN beats
+// every number, and among NaNs or equal numbers the lower index wins.
 template <class V, class Better>
 TALLY_HD bool replaces_arg(const arg<V>& a, const arg<V>& b, Better better) {
   const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);  // constant false for integers
@@ -204,7 +204,7 @@ struct arg_min : detail::index_state {
   template <class Acc> TALLY_HD arg<Acc> identity() const { return {detail::limits<Acc>::highest(), detail::no_index}; }
   template <class V>
   TALLY_HD auto operator()(const arg<V>& a, const arg<V>& b) const -> decltype(b.value < a.value, arg<V>()) {
-    return detail::replaces_arg(a, b, detail::less{}) ? b : a;
+    return detail::replaces_arg(a, b, detail::value_less{}) ? b : a;
   }
 };
 
@@ -213,7 +213,7 @@ struct arg_max : detail::index_state {
   template <class Acc> TALLY_HD arg<Acc> identity() const { return {detail::limits<Acc>::lowest(), detail::no_index}; }
   template <class V>
   TALLY_HD auto operator()(const arg<V>& a, const arg<V>& b) const -> decltype(a.value < b.value, arg<V>()) {
-    return detail::replaces_arg(a, b, detail::greater{}) ? b : a;
+    return detail::replaces_arg(a, b, detail::value_greater{}) ? b : a;
   }
 };
 
