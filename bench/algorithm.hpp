@@ -23,7 +23,7 @@ struct host_result {
 struct algorithm {
   std::string type;  // "float", "int32", "double"
   std::string op;    // "sum", "min", "arg_min"
-  std::string lib;   // "cub", "thrust", "tally_default", "ladder_<rung>"
+  std::string lib;   // "cub", "thrust", "tally_default", "tally_kahan" (float, double sum), "ladder_<rung>"
   std::size_t element_bytes = 0;
   bool waits_each_call = false;  // Thrust: every call returns its result to the host
   // Allocates what reductions of n elements need (workspace, output), outside any timing, and

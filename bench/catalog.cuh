@@ -52,6 +52,18 @@ void add_libraries(catalog& c, const bench_env& env) {
     c.push_back(make_algorithm<tally_runner<without_pdl<tally::default_policy<T, Op>>, T, Op>, T, Op>("tally_no_pdl", env));
 }
 
+// tally_default with the compensated accumulator (accum::kahan) and nothing else changed: its
+// sum rows next to tally_default's show what compensation costs.
+template <class T>
+using kahan_policy = tally::reduce_policy<typename tally::default_policy<T>::load, typename tally::default_policy<T>::block,
+                                          typename tally::default_policy<T>::smem, tally::default_policy<T>::threads,
+                                          tally::accum::kahan, typename tally::default_policy<T>::grid>;
+
+template <class T>
+void add_kahan_sum(catalog& c, const bench_env& env) {
+  c.push_back(make_algorithm<tally_runner<kahan_policy<T>, T, tally::op::sum>, T, tally::op::sum>("tally_kahan", env));
+}
+
 template <class T>
 void add_all_libraries(catalog& c, const bench_env& env) {
   add_libraries<T, tally::op::sum>(c, env);

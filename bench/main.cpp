@@ -142,6 +142,7 @@ int run(int argc, char** argv) {
 
   print_ladder_report(store, env.device().name);
   print_summary(store, env.device().name, env.ceiling());
+  print_kahan_cost(store, env.device().name);
   return 0;
 }
 

@@ -170,4 +170,30 @@ void print_summary(const results& r, const std::string& gpu, const bandwidth_cei
       }
 }
 
+void print_kahan_cost(const results& r, const std::string& gpu) {
+  struct type_info {
+    const char* name;
+    std::size_t bytes;
+  };
+  constexpr type_info types[] = {{"float", 4}, {"double", 8}};
+  bool header = false;
+  for (const type_info& t : types)
+    for (int k = 10; k <= 28; k += 2)
+      for (const mode m : {mode::single, mode::back_to_back}) {
+        const std::int64_t n = pow2(k);
+        const auto kahan = r.median(row_name(t.name, "sum", "tally_kahan", m, n));
+        const auto native = r.median(row_name(t.name, "sum", "tally_default", m, n));
+        if (!kahan || !native) continue;
+        if (!header) {
+          std::printf("\n== accum::kahan vs the native accumulator (tally_default), sum, %s: cost = kahan time / "
+                      "native time - 1 ==\n", gpu.c_str());
+          std::printf("%-7s %-6s %-13s %12s %12s %8s\n", "type", "n", "mode", "native GB/s", "kahan GB/s", "cost");
+          header = true;
+        }
+        std::printf("%-7s %-6s %-13s%s%s %7.1f%%\n", t.name, size_label(n).c_str(),
+                    m == mode::single ? "single" : "back_to_back", cell(gbps(native, n, t.bytes), 13, 1).c_str(),
+                    cell(gbps(kahan, n, t.bytes), 13, 1).c_str(), 100.0 * (*kahan / *native - 1.0));
+      }
+}
+
 }  // namespace bench

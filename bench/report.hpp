@@ -16,4 +16,8 @@ void print_ladder_report(const results& r, const std::string& gpu);
 // vs_cub, single and back_to_back.
 void print_summary(const results& r, const std::string& gpu, const bandwidth_ceiling& ceiling);
 
+// tally_kahan against tally_default for float and double sums, where both ran: the cost of
+// compensated summation.
+void print_kahan_cost(const results& r, const std::string& gpu);
+
 }  // namespace bench

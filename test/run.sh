@@ -11,7 +11,9 @@ shift || true
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${TALLY_CMAKE_ARGS:-}
 cmake --build "$build" -j"$(nproc)"
 status=0
-ctest --test-dir "$build" --output-on-failure "$@" || status=$?
+# The sanitizer sweep (label sanitize) takes long: run it on its own with
+# `ctest --test-dir build -L sanitize --output-on-failure` or `bash test/sanitize.sh build`.
+ctest --test-dir "$build" --output-on-failure -LE sanitize "$@" || status=$?
 # CTest shows a skipped test only as "Skipped": print each one's reason from the test log.
 awk '/^[0-9]+\/[0-9]+ Test: / {name = $3} /^SKIPPED:/ {print "  " name ": " $0}' \
   "$build/Testing/Temporary/LastTest.log"

@@ -1,24 +1,76 @@
 #!/usr/bin/env bash
-# Runs compute-sanitizer over the GPU test programs at small sizes; exits non-zero on any report.
-# Usage: bash test/sanitize.sh BUILD_DIR [TOOL...]   (tools: memcheck racecheck synccheck initcheck)
-# TALLY_TEST_MAX_N caps the sizes (default 4097); TALLY_SANITIZE_TESTS picks the programs
-# (default: every program under BUILD_DIR/test/gpu).
+# Runs compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over every GPU test program of
+# a build, at small sizes, so every kernel tally ships runs under each tool; exits non-zero on any
+# report. Usage: bash test/sanitize.sh BUILD_DIR [TOOL...]
+#
+# Programs: every executable under BUILD_DIR/test/gpu (the reduce, rows and transpose suites, the
+# fuzz test, libtally.a through tally_hpp), unless TALLY_SANITIZE_TESTS lists some.
+# Before the tests, each tool runs on BUILD_DIR/test/sanitize/sanitize_canary, which holds one
+# deliberate bug of the kind that tool looks for: the tool must report it, or a clean run proves
+# nothing (TALLY_SANITIZE_CANARY=0 skips this).
+# TALLY_TEST_MAX_N caps the sizes (default 4097); TALLY_FUZZ_CASES the fuzz cases (default 200).
+# Exit 77 (skipped, reason printed) without compute-sanitizer or a CUDA device.
 set -uo pipefail
 build=${1:?usage: sanitize.sh BUILD_DIR [TOOL...]}
 shift
 tools=("$@")
 [ ${#tools[@]} -gt 0 ] || tools=(memcheck racecheck synccheck initcheck)
 export TALLY_TEST_MAX_N=${TALLY_TEST_MAX_N:-4097}
-programs=${TALLY_SANITIZE_TESTS:-$(find "$build/test/gpu" -maxdepth 1 -type f -executable | sort)}
+export TALLY_FUZZ_CASES=${TALLY_FUZZ_CASES:-200}
+
+sanitizer=$(command -v compute-sanitizer || true)
+[ -n "$sanitizer" ] || [ ! -x /usr/local/cuda/bin/compute-sanitizer ] || sanitizer=/usr/local/cuda/bin/compute-sanitizer
+if [ -z "$sanitizer" ]; then
+  echo "SKIPPED: compute-sanitizer not found (it ships with the CUDA toolkit)"
+  exit 77
+fi
+programs=${TALLY_SANITIZE_TESTS:-$(find "$build/test/gpu" -type f -executable -not -path "*/CMakeFiles/*" 2>/dev/null | sort)}
+if [ -z "$programs" ]; then
+  echo "sanitize.sh: no GPU test programs under $build/test/gpu (build them first)" >&2
+  exit 1
+fi
+# Without a device every test program exits 77; ask one.
+first=$(echo "$programs" | head -n1)
+"$first" --list-test-cases >/dev/null 2>&1
+if [ $? -eq 77 ]; then
+  echo "SKIPPED: no CUDA device ($(basename "$first") says: $("$first" 2>/dev/null | head -n1))"
+  exit 77
+fi
+
 failed=0
+canary="$build/test/sanitize/sanitize_canary"
+if [ "${TALLY_SANITIZE_CANARY:-1}" != 0 ]; then
+  for tool in "${tools[@]}"; do
+    if [ ! -x "$canary" ]; then
+      echo "canary     missing: $canary (build target sanitize_canary)"
+      failed=1
+      break
+    fi
+    log=$(mktemp)
+    "$sanitizer" --tool "$tool" --error-exitcode 86 "$canary" "$tool" >"$log" 2>&1
+    status=$?
+    summary=$(grep -m1 "ERROR SUMMARY\|RACECHECK SUMMARY" "$log" || echo "no summary")
+    if [ "$status" -eq 86 ]; then
+      printf '%-10s canary reported, as it must: %s\n' "$tool" "$summary"
+    else
+      printf '%-10s canary NOT reported (exit %s): %s\n' "$tool" "$status" "$summary"
+      tail -n 20 "$log"
+      failed=1
+    fi
+    rm -f "$log"
+  done
+fi
+
 for tool in "${tools[@]}"; do
   for exe in $programs; do
     log=$(mktemp)
-    compute-sanitizer --tool "$tool" --error-exitcode 86 --print-limit 20 "$exe" >"$log" 2>&1
+    start=$SECONDS
+    "$sanitizer" --tool "$tool" --error-exitcode 86 --print-limit 20 "$exe" >"$log" 2>&1
     status=$?
     summary=$(grep -m1 "ERROR SUMMARY\|RACECHECK SUMMARY" "$log" || echo "no summary")
     tests=$(grep -m1 "test cases:" "$log" || echo "")
-    printf '%-10s %-22s exit %-3s %s | %s\n' "$tool" "$(basename "$exe")" "$status" "$summary" "$tests"
+    printf '%-10s %-22s exit %-3s %4ss  %s | %s\n' "$tool" "$(basename "$exe")" "$status" "$((SECONDS - start))" \
+      "$summary" "$tests"
     if [ "$status" -ne 0 ]; then
       failed=1
       grep -m40 "=========\|ERROR" "$log"

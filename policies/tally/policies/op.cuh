@@ -10,10 +10,28 @@
 // sum, min, max and any user functor (make_op) carry the value alone; arg_min and arg_max carry the
 // value and its 64-bit index, and the lowest index wins ties, so the result never depends on the
 // order of combination.
+//
+// Special values (floating types: float, double, __half, __nv_bfloat16). Every rule below picks one
+// answer whatever the order of combination, so it does not depend on the policy or the block shape:
+//   sum      IEEE arithmetic: a NaN anywhere, or +inf and -inf together, give NaN; +inf (-inf) alone
+//            gives +inf (-inf). A finite running sum that overflows becomes +-inf, and where it does
+//            depends on the order of additions (as in CUB).
+//   min/max  IEEE 754-2019 minimum / maximum: a NaN anywhere gives NaN, and -0 < +0 (min of {-0, +0}
+//            is -0, max is +0). Which NaN (payload, sign) is unspecified when the input holds several.
+//   arg_min  a NaN anywhere gives the lowest index holding a NaN (and that NaN); otherwise the lowest
+//   arg_max  index of the extreme value, where -0 and +0 are equal values (as in CUB).
+// CUB's min / max / ArgMin / ArgMax compare with `<` alone, so their answer on data holding a NaN
+// depends on where the NaN meets the other values; on data without NaN both agree.
+//
+// Integer sums with the native accumulator wrap modulo 2^bits (two's complement), as CUB's do: signed
+// states are added in the unsigned type of the same width, where wrapping is defined behaviour
+// (signed overflow is undefined in C++). accum::wide sums int32 in int64, which is exact up to 2^32
+// elements.
 #pragma once
 #include <cstdint>
 #include <type_traits>
 
+#include <cuda/std/bit>
 #include <cuda/std/limits>
 
 #include <cuda_bf16.h>
@@ -56,6 +74,72 @@ template <> struct limits<__nv_bfloat16> {
   TALLY_HD static __nv_bfloat16 lowest() { return __nv_bfloat16(__nv_bfloat16_raw{0xFF80}); }
 };
 
+template <class T>
+inline constexpr bool is_floating = std::is_floating_point_v<T> || std::is_same_v<T, __half> ||
+                                    std::is_same_v<T, __nv_bfloat16>;
+
+// True for a NaN of a floating type; false (folded away) for every other type. NaN is the one value
+// that does not equal itself (__half's and bf16's == are ordered comparisons too).
+template <class T>
+TALLY_HD bool is_nan(const T& x) {
+  if constexpr (is_floating<T>) return !(x == x);
+  else return false;
+}
+
+// The sign bit of a floating value (tells -0 from +0).
+template <class T>
+TALLY_HD bool sign_bit(const T& x) {
+  if constexpr (std::is_same_v<T, __half>) return (static_cast<__half_raw>(x).x & 0x8000u) != 0;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return (static_cast<__nv_bfloat16_raw>(x).x & 0x8000u) != 0;
+  else if constexpr (std::is_same_v<T, float>) return (cuda::std::bit_cast<std::uint32_t>(x) >> 31) != 0;
+  else return (cuda::std::bit_cast<std::uint64_t>(x) >> 63) != 0;
+}
+
+// b replaces a as the running minimum (maximum): b is strictly smaller (larger), b is a NaN (NaN
+// propagates; a NaN already held stays, since no comparison with it is true), or a and b are equal
+// zeros and b is -0 (+0). Integers and user types reduce to the plain comparison. Bitwise | and &,
+// not || and &&: every predicate is cheap, and no short-circuit branch reaches the per-element loop
+// (a few predicate instructions and one select per element).
+template <class V>
+TALLY_HD bool replaces_min(const V& a, const V& b) {
+  if constexpr (is_floating<V>) return (b < a) | is_nan(b) | ((b == a) & sign_bit(b));
+  else return b < a;
+}
+template <class V>
+TALLY_HD bool replaces_max(const V& a, const V& b) {
+  if constexpr (is_floating<V>) return (a < b) | is_nan(b) | ((b == a) & !sign_bit(b));
+  else return a < b;
+}
+
+struct value_less {
+  template <class V> TALLY_HD bool operator()(const V& x, const V& y) const { return x < y; }
+};
+struct value_greater {
+  template <class V> TALLY_HD bool operator()(const V& x, const V& y) const { return y < x; }
+};
+
+// b replaces a as the running arg_min (Better = value_less) or arg_max (value_greater): a NaN beats
+// every number, and among NaNs or equal numbers the lower index wins.
+template <class V, class Better>
+TALLY_HD bool replaces_arg(const arg<V>& a, const arg<V>& b, Better better) {
+  const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);  // constant false for integers
+  const bool by_value = better(b.value, a.value) | (!better(a.value, b.value) & (b.index < a.index));
+  const bool by_nan = b_nan & (!a_nan | (b.index < a.index));
+  return (a_nan | b_nan) ? by_nan : by_value;
+}
+
+// Signed integers add in their unsigned type, so that overflow wraps (defined) instead of being
+// undefined behaviour; the bits are those of two's complement wrapping.
+template <class S>
+TALLY_HD S add(const S& a, const S& b) {
+  if constexpr (std::is_integral_v<S> && std::is_signed_v<S>) {
+    using U = std::make_unsigned_t<S>;
+    return static_cast<S>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return a + b;
+  }
+}
+
 // The index an identity carries: larger than any real index, so a real element always wins a tie.
 inline constexpr index_t no_index = INT64_MAX;
 
@@ -86,26 +170,33 @@ struct index_state {
 
 namespace op {
 
+// Native integer sums wrap (see the top of this file); accum::kahan's compensated<F> state brings
+// its own operator+ (compensated.cuh).
 struct sum : detail::value_state {
   static constexpr const char* name = "sum";
   template <class Acc> TALLY_HD Acc identity() const { return static_cast<Acc>(0); }
   template <class S>
-  TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(a + b) { return a + b; }
+  TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(a + b) { return detail::add(a, b); }
 };
 
-// min / max follow CUB's `b < a ? b : a`: for equal values the left operand is kept.
+// min / max: CUB's `<` comparison, plus the NaN and signed-zero rules at the top of this file (for
+// floating types; one or two more predicates per element, next to a memory-bound load).
 struct min : detail::value_state {
   static constexpr const char* name = "min";
   template <class Acc> TALLY_HD Acc identity() const { return detail::limits<Acc>::highest(); }
   template <class S>
-  TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(b < a, S()) { return b < a ? b : a; }
+  TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(b < a, S()) {
+    return detail::replaces_min(a, b) ? b : a;
+  }
 };
 
 struct max : detail::value_state {
   static constexpr const char* name = "max";
   template <class Acc> TALLY_HD Acc identity() const { return detail::limits<Acc>::lowest(); }
   template <class S>
-  TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(a < b, S()) { return a < b ? b : a; }
+  TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(a < b, S()) {
+    return detail::replaces_max(a, b) ? b : a;
+  }
 };
 
 struct arg_min : detail::index_state {
@@ -113,8 +204,7 @@ struct arg_min : detail::index_state {
   template <class Acc> TALLY_HD arg<Acc> identity() const { return {detail::limits<Acc>::highest(), detail::no_index}; }
   template <class V>
   TALLY_HD auto operator()(const arg<V>& a, const arg<V>& b) const -> decltype(b.value < a.value, arg<V>()) {
-    const bool b_wins = b.value < a.value || (!(a.value < b.value) && b.index < a.index);
-    return b_wins ? b : a;
+    return detail::replaces_arg(a, b, detail::value_less{}) ? b : a;
   }
 };
 
@@ -123,8 +213,7 @@ struct arg_max : detail::index_state {
   template <class Acc> TALLY_HD arg<Acc> identity() const { return {detail::limits<Acc>::lowest(), detail::no_index}; }
   template <class V>
   TALLY_HD auto operator()(const arg<V>& a, const arg<V>& b) const -> decltype(a.value < b.value, arg<V>()) {
-    const bool b_wins = a.value < b.value || (!(b.value < a.value) && b.index < a.index);
-    return b_wins ? b : a;
+    return detail::replaces_arg(a, b, detail::value_greater{}) ? b : a;
   }
 };
 

@@ -24,7 +24,8 @@ void for_each_type(type_list<Ts...>, F&& f) {
 // Unit roundoff of the accumulator.
 template <class Acc>
 constexpr long double unit_roundoff() {
-  if constexpr (std::is_same_v<Acc, double>) return 0x1p-53L;
+  if constexpr (is_compensated<Acc>::value) return unit_roundoff<accum::value_t<Acc>>();  // a valid (loose) bound
+  else if constexpr (std::is_same_v<Acc, double>) return 0x1p-53L;
   else if constexpr (std::is_same_v<Acc, float>) return 0x1p-24L;
   else if constexpr (std::is_same_v<Acc, __half>) return 0x1p-11L;
   else return 0x1p-8L;  // __nv_bfloat16
@@ -75,7 +76,7 @@ template <class V> std::string show(const V& v) {
 template <class P, class Op, class T, class Truth, class Out>
 void expect_matches_reference(const dataset<T>& d, const Truth& truth, const Out& got, const reduce_plan& p,
                               Op op = Op{}) {
-  using Acc = typename P::accum::template type<T>;
+  using Acc = accum::value_t<typename P::accum::template type<T>>;  // float for compensated<float>
   constexpr bool is_sum = std::is_same_v<Op, op::sum>;
   const index_t n = d.size();
   INFO("tally returned " << show(got));
@@ -116,7 +117,7 @@ void expect_matches_reference(const dataset<T>& d, const Truth& truth, const Out
 template <class P, class Op, class T, class Truth>
 void check_reduce(const dataset<T>& d, const Truth& truth, Op op = Op{}) {
   using R = reducer<P, T, Op>;
-  using Acc = typename R::accum_type;
+  using Acc = accum::value_t<typename R::accum_type>;
   constexpr bool is_sum = std::is_same_v<Op, op::sum>;
   constexpr bool is_arg_op = std::is_same_v<Op, op::arg_min> || std::is_same_v<Op, op::arg_max>;
   using Out = std::conditional_t<is_sum, Acc, std::conditional_t<is_arg_op, arg<T>, T>>;

@@ -115,9 +115,7 @@ void run_cub(Call call) {
 // cub::DeviceReduce's answer for Op over d, accumulating sums in Acc (TransformReduce casts each
 // element to Acc, so a wide tally accumulator is compared with the same arithmetic in CUB).
 template <class Op, class Acc, class T>
-auto cub_result(const dataset<T>& d) {
-  const T* in = d.data();
-  const index_t n = d.size();
+auto cub_result(const T* in, index_t n) {
   if constexpr (std::is_same_v<Op, op::sum>) {
     device_buffer<Acc> out(1);
     run_cub([&](void* t, std::size_t& b) {
@@ -141,6 +139,11 @@ auto cub_result(const dataset<T>& d) {
     });
     return arg<T>{value.read(), index.read()};
   }
+}
+
+template <class Op, class Acc, class T>
+auto cub_result(const dataset<T>& d) {
+  return cub_result<Op, Acc>(d.data(), d.size());
 }
 
 }  // namespace tally::test

@@ -1,0 +1,195 @@
+// The numeric rules of the operators and accumulators (op.cuh, accum.cuh, compensated.cuh), checked
+// on the host: the combine functions are __host__ __device__, so the rules the kernels apply can be
+// shown here, for every order of combination.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <tally/reduce.cuh>
+
+using namespace tally;
+
+namespace {
+
+constexpr float inf = std::numeric_limits<float>::infinity();
+const float nan_f = std::numeric_limits<float>::quiet_NaN();
+
+std::uint32_t bits(float x) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+
+// Folds `values` with op in the order given by `order`, as a left fold, then as a balanced tree.
+template <class Op, class S>
+std::vector<S> fold_every_way(Op op, S identity, std::vector<S> values) {
+  std::vector<S> results;
+  std::vector<int> order(values.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  do {
+    S left = identity;
+    for (int i : order) left = op(left, values[i]);
+    results.push_back(left);
+    S right = identity;
+    for (int i : order) right = op(values[i], right);
+    results.push_back(right);
+    std::vector<S> level;
+    for (int i : order) level.push_back(values[i]);
+    while (level.size() > 1) {
+      std::vector<S> next;
+      for (std::size_t i = 0; i + 1 < level.size(); i += 2) next.push_back(op(level[i], level[i + 1]));
+      if (level.size() % 2) next.push_back(level.back());
+      level = next;
+    }
+    results.push_back(op(identity, level[0]));
+  } while (std::next_permutation(order.begin(), order.end()));
+  return results;
+}
+
+}  // namespace
+
+TEST_CASE("min / max: a NaN anywhere gives NaN, in every order of combination") {
+  const std::vector<float> values{3.0f, nan_f, -1.0f, inf, -inf};
+  for (float r : fold_every_way(op::min{}, op::min{}.identity<float>(), values)) CHECK(std::isnan(r));
+  for (float r : fold_every_way(op::max{}, op::max{}.identity<float>(), values)) CHECK(std::isnan(r));
+  const std::vector<double> doubles{1.0, -2.0, std::nan("")};
+  for (double r : fold_every_way(op::min{}, op::min{}.identity<double>(), doubles)) CHECK(std::isnan(r));
+}
+
+TEST_CASE("min / max: -0 < +0, in every order of combination") {
+  const std::vector<float> zeros{0.0f, -0.0f, 0.0f, -0.0f};
+  for (float r : fold_every_way(op::min{}, op::min{}.identity<float>(), zeros)) CHECK(bits(r) == bits(-0.0f));
+  for (float r : fold_every_way(op::max{}, op::max{}.identity<float>(), zeros)) CHECK(bits(r) == bits(0.0f));
+  const std::vector<float> with_negative{0.0f, -0.0f, -1.0f};
+  for (float r : fold_every_way(op::min{}, op::min{}.identity<float>(), with_negative)) CHECK(r == -1.0f);
+  for (float r : fold_every_way(op::max{}, op::max{}.identity<float>(), with_negative)) CHECK(bits(r) == bits(0.0f));
+}
+
+TEST_CASE("min / max: infinities and the identities") {
+  CHECK(op::min{}(op::min{}.identity<float>(), inf) == inf);
+  CHECK(op::max{}(op::max{}.identity<float>(), -inf) == -inf);
+  CHECK(op::min{}(2.0f, -inf) == -inf);
+  CHECK(op::max{}(2.0f, inf) == inf);
+}
+
+TEST_CASE("min / max on __half: NaN and signed zeros as for float") {
+  const __half h_nan = __half(__half_raw{0x7E00});
+  const __half pz = __half(__half_raw{0x0000}), nz = __half(__half_raw{0x8000});
+  const std::vector<__half> values{__float2half(1.0f), h_nan, __float2half(-3.0f)};
+  for (__half r : fold_every_way(op::min{}, op::min{}.identity<__half>(), values))
+    CHECK(std::isnan(__half2float(r)));
+  const std::vector<__half> zeros{pz, nz, pz};
+  for (__half r : fold_every_way(op::min{}, op::min{}.identity<__half>(), zeros))
+    CHECK(static_cast<__half_raw>(r).x == 0x8000);
+  for (__half r : fold_every_way(op::max{}, op::max{}.identity<__half>(), zeros))
+    CHECK(static_cast<__half_raw>(r).x == 0x0000);
+}
+
+TEST_CASE("arg_min / arg_max: the lowest index of a NaN if any, else of the extreme, in every order") {
+  using A = arg<float>;
+  const std::vector<A> with_nan{{2.0f, 0}, {nan_f, 5}, {-7.0f, 1}, {nan_f, 3}, {-7.0f, 4}};
+  for (const A& r : fold_every_way(op::arg_min{}, op::arg_min{}.identity<float>(), with_nan)) {
+    CHECK(std::isnan(r.value));
+    CHECK(r.index == 3);
+  }
+  for (const A& r : fold_every_way(op::arg_max{}, op::arg_max{}.identity<float>(), with_nan)) {
+    CHECK(std::isnan(r.value));
+    CHECK(r.index == 3);
+  }
+  const std::vector<A> no_nan{{2.0f, 0}, {-7.0f, 6}, {inf, 2}, {-7.0f, 1}, {inf, 4}};
+  for (const A& r : fold_every_way(op::arg_min{}, op::arg_min{}.identity<float>(), no_nan)) {
+    CHECK(r.value == -7.0f);
+    CHECK(r.index == 1);
+  }
+  for (const A& r : fold_every_way(op::arg_max{}, op::arg_max{}.identity<float>(), no_nan)) {
+    CHECK(r.value == inf);
+    CHECK(r.index == 2);
+  }
+  // -0 and +0 are equal values: the lower index wins, as in CUB.
+  const std::vector<A> zeros{{0.0f, 3}, {-0.0f, 2}, {0.0f, 1}};
+  for (const A& r : fold_every_way(op::arg_min{}, op::arg_min{}.identity<float>(), zeros)) CHECK(r.index == 1);
+  // All elements +inf: arg_min still finds index 0 (the identity carries no index).
+  const std::vector<A> infs{{inf, 1}, {inf, 0}};
+  for (const A& r : fold_every_way(op::arg_min{}, op::arg_min{}.identity<float>(), infs)) CHECK(r.index == 0);
+}
+
+TEST_CASE("sum: IEEE special values") {
+  CHECK(std::isnan(op::sum{}(inf, -inf)));
+  CHECK(op::sum{}(inf, 1.0f) == inf);
+  CHECK(std::isnan(op::sum{}(nan_f, 1.0f)));
+}
+
+TEST_CASE("native integer sums wrap modulo 2^bits; the add is done unsigned (no signed-overflow UB)") {
+  constexpr std::int32_t max32 = std::numeric_limits<std::int32_t>::max();
+  constexpr std::int32_t min32 = std::numeric_limits<std::int32_t>::min();
+  CHECK(op::sum{}(max32, std::int32_t{1}) == min32);
+  CHECK(op::sum{}(min32, std::int32_t{-1}) == max32);
+  CHECK(op::sum{}(std::numeric_limits<std::int64_t>::max(), std::int64_t{2}) == std::numeric_limits<std::int64_t>::min() + 1);
+  CHECK(op::sum{}(std::uint32_t{0xFFFFFFFFu}, std::uint32_t{2}) == 1u);
+  // wide: the exact sum in int64.
+  using W = accum::wide::type<std::int32_t>;
+  CHECK(op::sum{}(static_cast<W>(max32), static_cast<W>(max32)) == std::int64_t{2} * max32);
+}
+
+TEST_CASE("accum::kahan: the state types and what a sum writes") {
+  CHECK(std::is_same_v<accum::kahan::type<float>, compensated<float>>);
+  CHECK(std::is_same_v<accum::kahan::type<double>, compensated<double>>);
+  CHECK(std::is_same_v<accum::kahan::type<__half>, compensated<float>>);
+  CHECK(std::is_same_v<accum::value_t<compensated<float>>, float>);
+  CHECK(std::is_same_v<accum::value_t<double>, double>);
+  CHECK(std::is_trivially_copyable_v<compensated<double>>);
+  CHECK(sizeof(compensated<float>) == 8);
+  CHECK(can_reduce<op::sum, float, compensated<float>>::value);
+  CHECK_FALSE(can_reduce<op::min, float, compensated<float>>::value);
+}
+
+TEST_CASE("compensated: TwoSum is exact, and the combine carries both errors") {
+  const compensated<float> t = detail::two_sum(1.0f, 0x1p-30f);
+  CHECK(t.sum == 1.0f);
+  CHECK(t.comp == 0x1p-30f);
+  const compensated<float> a{1.0f, 0x1p-30f}, b{0x1p-25f, 0x1p-31f};
+  const compensated<float> c = a + b;
+  CHECK(static_cast<long double>(c.sum) + c.comp == 1.0L + 0x1p-25L + 0x1p-30L + 0x1p-31L);
+}
+
+// One chain of 2^16 additions (a GPU thread makes about a thousand): the compensation's own error
+// grows with the square of the chain length (u|S| + (k u)^2 sum|x|), so one chain of 2^22 would not do.
+TEST_CASE("compensated: 2^16 same-sign floats summed left to right stay within 1 ulp; native does not") {
+  // Exact sum in units of 2^-43 (every element is a multiple of it).
+  std::mt19937_64 rng(42);
+  compensated<float> k = op::sum{}.identity<compensated<float>>();
+  float native = 0;
+  __int128 exact = 0;
+  for (int i = 0; i < (1 << 16); ++i) {
+    const std::uint64_t h = rng();
+    const std::int64_t units = (h & 1) ? (std::int64_t{1} << 43) + static_cast<std::int64_t>((h >> 1) & 0x7FFFFF) * (1 << 20)
+                                       : (std::int64_t{1} << 23) + static_cast<std::int64_t>((h >> 1) & 0x7FFFFF);
+    const float x = std::ldexp(static_cast<float>(units), -43);
+    exact += units;
+    k = op::sum{}(k, compensated<float>(x));
+    native = op::sum{}(native, x);
+  }
+  const long double s = std::ldexp(static_cast<long double>(exact), -43);
+  const long double ulp = std::ldexp(1.0L, std::ilogb(static_cast<double>(s)) - 23);
+  const long double k_err = std::fabs(static_cast<long double>(k.value()) - s) / ulp;
+  const long double n_err = std::fabs(static_cast<long double>(native) - s) / ulp;
+  INFO("kahan error " << static_cast<double>(k_err) << " ulp, native " << static_cast<double>(n_err) << " ulp");
+  CHECK(k_err <= 1.0L);
+  CHECK(n_err > 2.0L);
+}
+
+TEST_CASE("compensated: infinities and NaN behave as in the native sum") {
+  using C = compensated<float>;
+  const C zero = op::sum{}.identity<C>();
+  CHECK(static_cast<float>(op::sum{}(op::sum{}(zero, C(inf)), C(1.0f))) == inf);
+  CHECK(static_cast<float>(op::sum{}(op::sum{}(zero, C(-inf)), C(1.0f))) == -inf);
+  CHECK(std::isnan(static_cast<float>(op::sum{}(C(inf), C(-inf)))));
+  CHECK(std::isnan(static_cast<float>(op::sum{}(C(nan_f), C(1.0f)))));
+  CHECK(static_cast<float>(zero) == 0.0f);
+}
