@@ -179,6 +179,19 @@ TEST_CASE("accum::wide gives the exact int32 sum where native wraps") {
   check_reduce<default_policy<std::int32_t>, op::sum>(d, truth);  // int32 result, the sum mod 2^32
 }
 
+// With a wider accumulator, min / max of no element is still T's identity (int64's highest would
+// narrow to -1); found by the fuzz test.
+TEST_CASE("accum::wide min, max, arg_min, arg_max over int32: empty and short inputs give T's answers") {
+  using wide_p = reduce_policy<load::single, block::warp_shuffle, smem::padded, 1024, accum::wide>;
+  for (const index_t n : {index_t{0}, index_t{1}, index_t{1000}}) {
+    const dataset<std::int32_t> d(n, next_seed());
+    check_reduce<wide_p, op::min>(d, host_truth<op::min>(d));
+    check_reduce<wide_p, op::max>(d, host_truth<op::max>(d));
+    check_reduce<wide_p, op::arg_min>(d, host_truth<op::arg_min>(d));
+    check_reduce<wide_p, op::arg_max>(d, host_truth<op::arg_max>(d));
+  }
+}
+
 struct bit_xor {
   __host__ __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a ^ b; }
 };

@@ -143,6 +143,17 @@ TALLY_HD S add(const S& a, const S& b) {
 // The index an identity carries: larger than any real index, so a real element always wins a tie.
 inline constexpr index_t no_index = INT64_MAX;
 
+// min / max of no element is the identity of the output type. A wider accumulator's identity is no
+// value of the output type (int64's highest would narrow to -1 for an int32 min), so it is mapped,
+// not converted; where Acc is the output type the two are the same.
+template <class Out, class Op, class S>
+TALLY_HD Out finalize_extreme(const Op& op, const S& s) {
+  if constexpr (limits<Out>::known && limits<S>::known && !std::is_same_v<Out, S>) {
+    if (s == op.template identity<S>()) return op.template identity<Out>();
+  }
+  return static_cast<Out>(s);
+}
+
 // Operators whose state is the accumulated value itself.
 struct value_state {
   template <class Acc> using state = Acc;
@@ -153,6 +164,7 @@ struct value_state {
 };
 
 // Operators whose state is a value and the index it came from.
+template <class Op>  // CRTP: the empty result needs Op's identity
 struct index_state {
   template <class Acc> using state = arg<Acc>;
   template <class Acc, class T>
@@ -162,7 +174,9 @@ struct index_state {
     static_assert(is_arg<Out>::value,
                   "tally: arg_min / arg_max write a tally::arg<V> (value + index): pass an arg<V>* output");
     using V = decltype(Out::value);
-    return Out{static_cast<V>(s.value), s.index == no_index ? index_t{-1} : s.index};
+    // No element (the identity's index): the op's identity value in V, as min / max give, index -1.
+    if (s.index == no_index) return Out{static_cast<const Op&>(*this).template identity<V>().value, index_t{-1}};
+    return Out{static_cast<V>(s.value), s.index};
   }
 };
 
@@ -188,6 +202,8 @@ struct min : detail::value_state {
   TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(b < a, S()) {
     return detail::replaces_min(a, b) ? b : a;
   }
+  template <class Out, class S>
+  TALLY_HD Out finalize(const S& s) const { return detail::finalize_extreme<Out>(*this, s); }
 };
 
 struct max : detail::value_state {
@@ -197,9 +213,11 @@ struct max : detail::value_state {
   TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(a < b, S()) {
     return detail::replaces_max(a, b) ? b : a;
   }
+  template <class Out, class S>
+  TALLY_HD Out finalize(const S& s) const { return detail::finalize_extreme<Out>(*this, s); }
 };
 
-struct arg_min : detail::index_state {
+struct arg_min : detail::index_state<arg_min> {
   static constexpr const char* name = "arg_min";
   template <class Acc> TALLY_HD arg<Acc> identity() const { return {detail::limits<Acc>::highest(), detail::no_index}; }
   template <class V>
@@ -208,7 +226,7 @@ struct arg_min : detail::index_state {
   }
 };
 
-struct arg_max : detail::index_state {
+struct arg_max : detail::index_state<arg_max> {
   static constexpr const char* name = "arg_max";
   template <class Acc> TALLY_HD arg<Acc> identity() const { return {detail::limits<Acc>::lowest(), detail::no_index}; }
   template <class V>
