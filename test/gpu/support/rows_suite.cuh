@@ -30,9 +30,8 @@ template <class Op, class T>
 void check_op_on_all_strategies(const test_matrix<T>& a, const std::vector<row_truth>& truth) {
   const auto cub = cub_rows<Op, T>(a);
   for_each_type(forced_strategies<T, Op>{}, [&](auto s) {
-    using P = typename decltype(s)::type;
-    if constexpr (std::is_same_v<Op, op::sum>) check_rows<P, Op>(a, truth, a.n() > 0 ? cub : decltype(cub){});
-    else check_rows<P, Op>(a, truth, a.n() > 0 ? cub : decltype(cub){});
+    // CUB is not compared on empty rows (its arg_* answer for an empty segment differs).
+    check_rows<typename decltype(s)::type, Op>(a, truth, a.n() > 0 ? cub : decltype(cub){});
   });
 }
 
