@@ -1,0 +1,77 @@
+// thread_per_row, sub_warp_per_row and warp_per_row: Lanes consecutive lanes reduce one row.
+//
+// A block walks tiles of Rows * (Threads / Lanes) rows, grid-stride. In a tile, group g of the block
+// takes rows tile_base + g + k * groups for k < Rows, so that at every load instruction the groups of
+// a warp read consecutive rows: with contiguous rows (ld == N) a warp's 32 lanes read 512
+// consecutive bytes. Within a row, lane l reads items l, l + Lanes, ...; each iteration issues
+// Rows * Unroll independent loads before folding any of them (4 in flight per lane: Rows = 4 for
+// short rows, Unroll = 4 for long ones). The Lanes states of a row then meet in a shuffle tree
+// (warp_reduce<Lanes>, which only reads lanes of the same aligned group for the group's first lane),
+// and the first lane writes the row's result. Every lane of a warp reaches the shuffles: the tile
+// loop depends on blockIdx alone, and lanes without a valid row carry the identity.
+#pragma once
+#include <tally/detail/rows_items.cuh>
+#include <tally/policies/warp.cuh>
+
+namespace tally::detail {
+
+template <int Lanes, int Threads, int Rows, int Unroll, int V, class Acc, class T, class Out, class Op, class Xform>
+__global__ void __launch_bounds__(Threads) group_rows_kernel(const rows_args<T, Out, Xform> p, const Op op) {
+  using S = typename Op::template state<Acc>;
+  using item_t = row_item<T, V>;
+  using scalar_t = row_item<T, 1>;
+  constexpr int groups = Threads / Lanes;
+  constexpr index_t tile_rows = index_t{Rows} * groups;
+  const int lane = static_cast<int>(threadIdx.x) % Lanes;
+  const int group = static_cast<int>(threadIdx.x) / Lanes;
+  const index_t tiles = p.m / tile_rows + (p.m % tile_rows != 0);
+
+  for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const index_t first = tile * tile_rows + group;
+    S acc[Rows];
+    bool valid[Rows];
+    const T* row[Rows];
+#pragma unroll
+    for (int k = 0; k < Rows; ++k) {
+      const index_t r = first + index_t{k} * groups;
+      valid[k] = r < p.m;
+      row[k] = p.a + (valid[k] ? r : 0) * p.ld;
+      acc[k] = op.template identity<Acc>();
+    }
+
+    index_t c = lane;
+    for (; c + index_t{Unroll - 1} * Lanes < p.items; c += index_t{Unroll} * Lanes) {
+      item_t v[Rows][Unroll];
+#pragma unroll
+      for (int k = 0; k < Rows; ++k)
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+          if (valid[k]) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
+#pragma unroll
+      for (int k = 0; k < Rows; ++k)
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+          if (valid[k]) acc[k] = fold_item<Acc>(acc[k], v[k][u], c + u * Lanes, p.xform, op);
+    }
+    if constexpr (Unroll > 1) {
+      for (; c < p.items; c += Lanes) {
+#pragma unroll
+        for (int k = 0; k < Rows; ++k)
+          if (valid[k]) acc[k] = fold_item<Acc>(acc[k], reinterpret_cast<const item_t*>(row[k])[c], c, p.xform, op);
+      }
+    }
+    for (index_t col = p.tail_begin + lane; col < p.n; col += Lanes) {
+#pragma unroll
+      for (int k = 0; k < Rows; ++k)
+        if (valid[k]) acc[k] = fold_item<Acc>(acc[k], reinterpret_cast<const scalar_t*>(row[k])[col], col, p.xform, op);
+    }
+
+#pragma unroll
+    for (int k = 0; k < Rows; ++k) {
+      acc[k] = warp_reduce<Lanes>(acc[k], op);
+      if (lane == 0 && valid[k]) p.out[first + index_t{k} * groups] = op.template finalize<Out>(acc[k]);
+    }
+  }
+}
+
+}  // namespace tally::detail

@@ -1,0 +1,57 @@
+// What the row kernels read and fold: a row is a sequence of items, each a 16-byte chunk of
+// V = 16 / sizeof(T) elements (vectorized plans) or one element; the N % V elements after the last
+// whole item are read one by one. A transform decides what an element contributes:
+//
+//   plain_rows   reduce_rows: A[i][j] itself (the operator's lift casts it to the accumulator)
+//   dot_rows<T>  matvec: A[i][j] * x[j] in the accumulator type; x is read in items of the same
+//                shape as A's, so a vectorized plan needs x 16-byte aligned too
+//
+// The index an element is lifted with is its column j (arg_min / arg_max report columns).
+#pragma once
+#include <tally/policies/config.cuh>
+
+namespace tally::detail {
+
+template <class T, int V>
+struct alignas(V == 1 ? alignof(T) : 16) row_item {
+  T v[V];
+};
+
+struct plain_rows {
+  template <class Item> struct no_weights {};
+  template <class Item>
+  TALLY_DEVICE no_weights<Item> weights(index_t) const { return {}; }
+  template <class Acc, class T, class W>
+  TALLY_DEVICE const T& apply(const T& a, const W&, int) const { return a; }
+};
+
+template <class T>
+struct dot_rows {
+  const T* x;
+  template <class Item>
+  TALLY_DEVICE Item weights(index_t item) const { return reinterpret_cast<const Item*>(x)[item]; }
+  template <class Acc, class W>
+  TALLY_DEVICE Acc apply(const T& a, const W& w, int e) const { return static_cast<Acc>(a) * static_cast<Acc>(w.v[e]); }
+};
+
+// acc combined, in element order, with item number `item` of a row (columns item*V ... item*V+V-1).
+template <class Acc, class T, int V, class Xform, class Op, class S>
+TALLY_DEVICE S fold_item(S acc, const row_item<T, V>& a, index_t item, const Xform& xform, const Op& op) {
+  const auto w = xform.template weights<row_item<T, V>>(item);
+#pragma unroll
+  for (int e = 0; e < V; ++e) acc = op(acc, op.template lift<Acc>(xform.template apply<Acc>(a.v[e], w, e), item * V + e));
+  return acc;
+}
+
+// Everything a row kernel needs to know about one call. items and tail_begin come from the plan.
+template <class T, class Out, class Xform>
+struct rows_args {
+  const T* a;
+  index_t m, n, ld;
+  Out* out;
+  Xform xform;
+  index_t items;       // whole items per row
+  index_t tail_begin;  // first column after them (n when there is no tail)
+};
+
+}  // namespace tally::detail

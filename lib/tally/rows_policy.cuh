@@ -1,0 +1,46 @@
+// rows_policy: a row strategy (policies/rows.cuh) and an accumulator (policies/accum.cuh), the
+// composition reduce_rows and matvec take. A bare strategy is accepted where a rows_policy is
+// expected: reduce_rows<rows::warp_per_row>(...) means rows_policy<rows::warp_per_row>.
+//
+// default_rows_policy<T, Op> picks the strategy by shape at every call. Sums accumulate in T
+// (float sums in float, as cuBLAS's sgemv and CUB do), except 16-bit floats, which accumulate in
+// float; rows_policy<rows::by_shape, accum::wide> accumulates float in double.
+#pragma once
+#include <string>
+#include <type_traits>
+
+#include <tally/default_policy.cuh>
+#include <tally/policies/accum.cuh>
+#include <tally/policies/op.cuh>
+#include <tally/policies/rows.cuh>
+
+namespace tally {
+
+template <class Strategy = rows::by_shape, class Accum = accum::native>
+struct rows_policy {
+  using strategy = Strategy;
+  using accum = Accum;
+  // "warp_per_row/native": for test output and benchmark names.
+  static std::string name() { return std::string(Strategy::name) + "/" + Accum::name; }
+};
+
+template <class T, class Op = op::sum>
+using default_rows_policy =
+    rows_policy<rows::by_shape,
+                std::conditional_t<detail::is_16bit_float<T> && std::is_same_v<Op, op::sum>, accum::wide, accum::native>>;
+
+namespace detail {
+template <class P, class = void>
+struct as_rows_policy {
+  using type = rows_policy<P>;
+};
+template <class P>
+struct as_rows_policy<P, std::void_t<typename P::strategy, typename P::accum>> {
+  using type = P;
+};
+}  // namespace detail
+
+template <class P>
+using as_rows_policy_t = typename detail::as_rows_policy<P>::type;
+
+}  // namespace tally

@@ -1,0 +1,184 @@
+// Row reduction and matvec: the rules (DESIGN.md) on the GPU, other block policies and
+// accumulators, user functors, the one-off calls, and matrices beyond 2^31 elements.
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../common/argument_error.hpp"
+#include "support/rows.cuh"
+
+using namespace tally;
+using namespace tally::test;
+
+namespace {
+
+template <class T>
+std::vector<T> to_host(const device_buffer<T>& b) {
+  std::vector<T> h(b.size());
+  TALLY_TEST_CHECK_CUDA(cudaMemcpy(h.data(), b.get(), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+bool fits(index_t m, index_t ld) { return m * ld <= max_test_size(); }
+
+// A user functor (the host cannot see an extended lambda's return type, so a struct).
+struct larger {
+  __host__ __device__ float operator()(float p, float q) const { return p < q ? q : p; }
+};
+
+}  // namespace
+
+TEST_CASE("rows: other block policies, shared-memory layouts and block sizes") {
+  for (const rows_shape s : {rows_shape{3, (1 << 20) + 5, (1 << 20) + 5, 0}, rows_shape{300, 1000, 1003, 0},
+                             rows_shape{64, 64, 64, 0}}) {
+    if (!fits(s.m, s.ld)) continue;
+    const test_matrix<float> a(s.m, s.n, s.ld, next_seed());
+    const auto truth = host_rows_truth(a, 0);
+    using seq_padded = rows::blocks_per_row<64, block::sequential, smem::padded>;
+    using unrolled_dynamic = rows::block_per_row<512, block::sequential_unrolled, smem::dynamic>;
+    using strided_1024 = rows::blocks_per_row<1024, block::interleaved_strided, smem::static_array>;
+    check_rows<seq_padded, op::sum>(a, truth);
+    check_rows<seq_padded, op::arg_max>(a, truth);
+    check_rows<unrolled_dynamic, op::sum>(a, truth);
+    check_rows<unrolled_dynamic, op::arg_max>(a, truth);
+    check_rows<strided_1024, op::min>(a, truth);
+    check_rows<rows::group_per_row<8, 64>, op::sum>(a, truth);
+    check_rows<rows::group_per_row<32, 1024>, op::arg_max>(a, truth);
+  }
+}
+
+TEST_CASE("rows: wide accumulation, user functors and arg_min on double") {
+  const test_matrix<float> a(500, 3000, 3000, next_seed());
+  const std::uint64_t x_seed = next_seed();
+  const dataset<float> x(3000, x_seed);
+  const auto truth = host_rows_truth(a, x_seed);
+  using wide = rows_policy<rows::by_shape, accum::wide>;
+  check_rows<wide, op::sum>(a, truth);  // writes double
+  check_rows<wide, op::sum>(a, truth, std::vector<int>{}, rows_call::dot, x.data());
+  check_rows<rows_policy<rows::warp_per_row, accum::wide>, op::sum>(a, truth);
+
+  // A user functor: max, compared exactly with the host's max.
+  const auto max_fn = op::make_op(larger{}, -INFINITY);
+  rows_reducer<default_rows_policy<float>, float, std::remove_const_t<decltype(max_fn)>> r(max_fn);
+  device_buffer<float> out(500);
+  r(a.data(), 500, 3000, 3000, out.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  const std::vector<float> got = to_host(out);
+  for (index_t i = 0; i < 500; ++i) CHECK(static_cast<double>(got[i]) == truth[i].max);
+}
+
+TEST_CASE("rows: M = 0 writes nothing; N = 0 writes identities") {
+  const test_matrix<float> a(4, 16, 16, next_seed());
+  device_buffer<float> out(4);
+  out.poison();
+  const float before = out.read();
+  rows_reducer<default_rows_policy<float>, float> r;
+  r(a.data(), 0, 16, 16, out.get());
+  reduce_rows(a.data(), 0, 16, 16, out.get());
+  matvec(a.data(), a.data(), out.get(), 0, 16, 16);
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  const float after = out.read();
+  CHECK(std::memcmp(&before, &after, sizeof(float)) == 0);
+
+  reduce_rows(static_cast<const float*>(nullptr), 4, 0, 0, out.get(), op::max{});
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  for (float v : to_host(out)) CHECK(std::isinf(v));
+  device_buffer<arg<float>> arg_out(4);
+  reduce_rows(static_cast<const float*>(nullptr), 4, 0, 7, arg_out.get(), op::arg_min{});
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  for (const arg<float>& v : to_host(arg_out)) CHECK(v.index == -1);
+}
+
+TEST_CASE("rows: bad arguments throw before any work, and the output is untouched") {
+  const test_matrix<float> a(4, 16, 16, next_seed());
+  device_buffer<float> out(4);
+  out.poison();
+  const std::vector<float> before = to_host(out);
+  rows_reducer<default_rows_policy<float>, float> r;
+  CHECK(contains(argument_error_of([&] { r(a.data(), 4, 17, 16, out.get()); }), "ld = 16 is smaller than N = 17"));
+  CHECK(contains(argument_error_of([&] { r.dot(a.data(), nullptr, 4, 16, 16, out.get()); }), "vector x pointer is null"));
+  CHECK(contains(argument_error_of([&] { reduce_rows<rows::blocks_per_row<>>(a.data(), -4, 16, 16, out.get()); }),
+                 "M = -4 is negative"));
+  // Caller-provided workspace too small for a split plan.
+  rows_reducer<rows::blocks_per_row<>, float> split;
+  CHECK(split.workspace_bytes(4, 16, 16) > 0);
+  CHECK(contains(argument_error_of([&] { split.run(a.data(), 4, 16, 16, out.get(), nullptr, 0, 0); }),
+                 "workspace of 0 bytes is smaller"));
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  const std::vector<float> after = to_host(out);
+  CHECK(std::memcmp(before.data(), after.data(), before.size() * sizeof(float)) == 0);
+}
+
+TEST_CASE("rows: deterministic across calls, one-off calls, and graph capture") {
+  const index_t m = 3, n = capped((index_t{1} << 22) + 3);
+  const test_matrix<float> a(m, n, n, next_seed());
+  const std::uint64_t x_seed = next_seed();
+  const dataset<float> x(n, x_seed);
+  const auto truth = host_rows_truth(a, x_seed);
+
+  rows_reducer<default_rows_policy<float>, float> r;
+  INFO("plan " << r.plan(a.data(), m, n, n).strategy());
+  device_buffer<float> first(m), again(m);
+  r(a.data(), m, n, n, first.get());
+  const std::vector<float> reference = to_host(first);
+  for (int call = 0; call < 50; ++call) {
+    r(a.data(), m, n, n, again.get());
+    const std::vector<float> got = to_host(again);
+    CHECK(std::memcmp(got.data(), reference.data(), m * sizeof(float)) == 0);
+  }
+
+  // The one-off calls take their workspace from the stream-ordered pool and agree bit for bit.
+  reduce_rows(a.data(), m, n, n, again.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(std::memcmp(to_host(again).data(), reference.data(), m * sizeof(float)) == 0);
+  device_buffer<float> y(m), y_again(m);
+  r.dot(a.data(), x.data(), m, n, n, y.get());
+  matvec(a.data(), x.data(), y_again.get(), m, n, n);
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(std::memcmp(to_host(y).data(), to_host(y_again).data(), m * sizeof(float)) == 0);
+  for (index_t i = 0; i < m; ++i) CHECK(std::fabs(static_cast<long double>(to_host(y)[i]) - truth[i].dot) <= 1e-3L * truth[i].abs_dot);
+
+  // Graph capture once the workspace is reserved; replays give the same bits.
+  cudaStream_t s;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  r.reserve(m, n, n);
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  device_buffer<float> captured(m);
+  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  r(a.data(), m, n, n, captured.get(), s);
+  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(s, &graph));
+  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int i = 0; i < 3; ++i) TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, s));
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(s));
+  CHECK(std::memcmp(to_host(captured).data(), reference.data(), m * sizeof(float)) == 0);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(s);
+}
+
+TEST_CASE("rows: matrices beyond 2^31 elements (64-bit row offsets)") {
+  // Few long rows: 3 x (2^30 + 17) floats, 12.9 GB; split rows, a block per row, matvec.
+  const index_t n = (index_t{1} << 30) + 17;
+  if (fits(3, n)) {
+    const test_matrix<float> a(3, n, n, next_seed());
+    const std::uint64_t x_seed = next_seed();
+    const dataset<float> x(n, x_seed);
+    const auto truth = host_rows_truth(a, x_seed);
+    check_rows<default_rows_policy<float>, op::sum>(a, truth);
+    check_rows<default_rows_policy<float, op::max>, op::max>(a, truth);
+    check_rows<default_rows_policy<float, op::arg_max>, op::arg_max>(a, truth);
+    check_rows<rows::block_per_row<>, op::arg_max>(a, truth);
+    check_rows<default_rows_policy<float>, op::sum>(a, truth, std::vector<int>{}, rows_call::dot, x.data());
+  }
+  // Many short rows: (2^21 + 1) x 1024 floats, the last rows start beyond 2^31 elements.
+  const index_t m = (index_t{1} << 21) + 1;
+  if (fits(m, 1024)) {
+    const test_matrix<float> a(m, 1000, 1024, next_seed());
+    const auto truth = host_rows_truth(a, 0);
+    check_rows<default_rows_policy<float>, op::sum>(a, truth);
+    check_rows<default_rows_policy<float, op::arg_max>, op::arg_max>(a, truth);
+    check_rows<rows::sub_warp_per_row<8>, op::min>(a, truth);
+  }
+}

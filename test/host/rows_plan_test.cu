@@ -1,0 +1,136 @@
+// The shape -> strategy choice of reduce_rows / matvec: plan_rows is a pure host function.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+
+#include <tally/reduce_rows.cuh>
+
+using namespace tally;
+
+namespace {
+
+// An H200-like device: 132 SMs, 64 resident warps per SM, 8 resident span blocks per SM.
+constexpr rows_device h200{132, 64, 8};
+constexpr index_t k = 1024;
+
+template <class S = rows::by_shape, class T = float>
+rows_plan plan(index_t m, index_t n, bool aligned = true, index_t ld = -1) {
+  return plan_rows<S, T>(m, n, ld < 0 ? n : ld, aligned, h200);
+}
+
+}  // namespace
+
+TEST_CASE("rows plan: the benchmark shapes (float, aligned)") {
+  const rows_plan tiny = plan(4 * k * k, 8);  // (2^22, 8): 2 items per row
+  CHECK(tiny.vectorized);
+  CHECK(tiny.items == 2);
+  CHECK(tiny.strategy() == "sub_warp_per_row<2>");
+  CHECK(tiny.rows_in_flight == 4);
+  CHECK(tiny.blocks == 4 * k * k / (4 * 128));
+
+  CHECK(plan(k * k, 64).strategy() == "sub_warp_per_row<16>");
+  const rows_plan medium = plan(64 * k, 1000);  // 250 items: long rows, many of them
+  CHECK(medium.strategy() == "warp_per_row");
+  CHECK(medium.rows_in_flight == 1);
+  CHECK(medium.blocks == 64 * k / 8);
+  CHECK(plan(16 * k, 4 * k).strategy() == "warp_per_row");    // M >= 132 x 64 resident warps
+  CHECK(plan(4 * k, 16 * k).strategy() == "block_per_row");   // fewer rows than warps, more than span blocks
+  CHECK(plan(4 * k, 16 * k).blocks == 4 * k);
+
+  const rows_plan few = plan(64, k * k);  // 1056 span blocks / 64 rows
+  CHECK(few.strategy() == "blocks_per_row<16>");
+  CHECK(few.items_per_split == k * k / 4 / 16);
+  CHECK(few.blocks == 64 * 16);
+  const rows_plan three = plan(3, 16 * k * k);
+  CHECK(three.strategy() == "blocks_per_row<352>");
+  CHECK(three.blocks == 1056);
+  CHECK(three.workspace_bytes(sizeof(float)) == 16 + 3 * 352 * sizeof(float));
+}
+
+TEST_CASE("rows plan: short rows get one lane per 16-byte item") {
+  CHECK(plan(1000, 1).strategy() == "thread_per_row");
+  CHECK(plan(1000, 4).strategy() == "thread_per_row");
+  CHECK(plan(1000, 5).strategy() == "sub_warp_per_row<2>");  // one item and a tail element
+  CHECK(plan(1000, 5).tail_begin == 4);
+  CHECK(plan(1000, 16).strategy() == "sub_warp_per_row<4>");
+  CHECK(plan(1000, 31).strategy() == "sub_warp_per_row<8>");
+  CHECK(plan(1000, 33).strategy() == "sub_warp_per_row<16>");
+  CHECK(plan(1000, 128).strategy() == "warp_per_row");
+  CHECK(plan(1000, 128).rows_in_flight == 4);
+  CHECK(plan(10, 512).rows_in_flight == 4);  // 128 items
+  CHECK(plan<rows::by_shape, double>(4 * k * k, 8).strategy() == "sub_warp_per_row<4>");
+  CHECK(plan<rows::by_shape, double>(4 * k * k, 8).item_elems == 2);
+}
+
+TEST_CASE("rows plan: misaligned rows read one element at a time") {
+  const rows_plan p = plan(4 * k * k, 8, false, 9);
+  CHECK_FALSE(p.vectorized);
+  CHECK(p.item_elems == 1);
+  CHECK(p.items == 8);
+  CHECK(p.tail_begin == 8);
+  CHECK(p.strategy() == "sub_warp_per_row<8>");
+  CHECK(plan(1000, 1, false).strategy() == "sub_warp_per_row<8>");
+  CHECK(plan(1000, 9, false).strategy() == "warp_per_row");
+  struct twelve { float a, b, c; };
+  CHECK_FALSE(plan<rows::by_shape, twelve>(100, 100, true).vectorized);
+
+  alignas(16) float buf[64] = {};
+  CHECK(detail::rows_aligned16(buf, 8, static_cast<const float*>(nullptr)));
+  CHECK(detail::rows_aligned16(buf, 4, buf + 4));
+  CHECK_FALSE(detail::rows_aligned16(buf, 9, static_cast<const float*>(nullptr)));  // ld * 4 bytes not a multiple of 16
+  CHECK_FALSE(detail::rows_aligned16(buf + 1, 8, static_cast<const float*>(nullptr)));
+  CHECK_FALSE(detail::rows_aligned16(buf, 8, buf + 2));  // x misaligned
+}
+
+TEST_CASE("rows plan: M = 0 launches nothing, N = 0 writes identities") {
+  CHECK(plan(0, 100).launch == rows_launch::none);
+  CHECK(plan(0, 100).blocks == 0);
+  const rows_plan empty_rows = plan(100, 0);
+  CHECK(empty_rows.launch == rows_launch::group);
+  CHECK(empty_rows.items == 0);
+  CHECK(empty_rows.tail_begin == 0);
+  CHECK(plan<rows::blocks_per_row<>>(5, 0).splits == 1);
+}
+
+TEST_CASE("rows plan: forced strategies") {
+  CHECK(plan<rows::thread_per_row>(10, k * k).strategy() == "thread_per_row");
+  CHECK(plan<rows::warp_per_row>(10, 512).rows_in_flight == 4);
+  CHECK(plan<rows::warp_per_row>(10, 516).rows_in_flight == 1);
+  CHECK(plan<rows::sub_warp_per_row<4, 128>>(1000, 100).blocks == (1000 + 4 * 32 - 1) / (4 * 32));
+  CHECK(plan<rows::block_per_row<128>>(3, 16 * k * k).strategy() == "block_per_row");
+  CHECK(plan<rows::block_per_row<128>>(3, 16 * k * k).threads == 128);
+  // blocks_per_row splits even where the default would not: at least 2, at most one per item.
+  CHECK(plan<rows::blocks_per_row<>>(k * k, 8).splits == 2);
+  CHECK(plan<rows::blocks_per_row<>>(1, 33).splits == 8);  // 8 items (the last split reads the tail too)
+  CHECK(plan<rows::blocks_per_row<>>(1, 33).items_per_split == 1);
+  CHECK(plan<rows::blocks_per_row<>>(1, 1).splits == 1);
+  CHECK(plan<rows::blocks_per_row<>>(64, k * k).splits == 16);
+}
+
+TEST_CASE("rows plan: every plan covers every row and item, within the grid limit") {
+  for (index_t m : {index_t{1}, index_t{3}, index_t{64}, index_t{1000}, index_t{1} << 20, index_t{1} << 31})
+    for (index_t n : {index_t{0}, index_t{1}, index_t{7}, index_t{33}, index_t{1000}, index_t{1} << 20, (index_t{1} << 30) + 17})
+      for (bool aligned : {true, false}) {
+        CAPTURE(m);
+        CAPTURE(n);
+        CAPTURE(aligned);
+        const auto check = [&](const rows_plan& p) {
+          CHECK(p.blocks >= 1);
+          CHECK(p.blocks <= grid::max_blocks);
+          CHECK(p.items * p.item_elems + (p.n - p.tail_begin) == n);
+          CHECK(p.n - p.tail_begin < p.item_elems);
+          if (p.launch == rows_launch::span) {
+            CHECK(p.splits >= 1);
+            CHECK(p.splits * p.items_per_split >= p.items);
+            if (p.items > 0) CHECK((p.splits - 1) * p.items_per_split < p.items);  // no empty split
+          } else {
+            CHECK(p.launch == rows_launch::group);
+            CHECK(32 % p.lanes == 0);
+          }
+        };
+        check(plan(m, n, aligned));
+        check(plan<rows::blocks_per_row<>>(m, n, aligned));
+        check(plan<rows::warp_per_row>(m, n, aligned));
+        check(plan<rows::by_shape, double>(m, n, aligned));
+      }
+}
