@@ -65,8 +65,38 @@ TEST_CASE("resident_pdl waits for the kernel ahead of it: fill, reduce, fill, re
   cudaStreamDestroy(stream);
 }
 
+// The same with a cudaMemsetAsync as the producer: not a kernel, so no programmatic edge, and the
+// reduction must still start after it.
+TEST_CASE("resident_pdl waits for a cudaMemsetAsync ahead of it") {
+  const index_t n = capped((index_t{1} << 22) + 5);
+  constexpr int rounds = 24;
+  device_buffer<std::int32_t> in(static_cast<std::size_t>(n));
+  device_buffer<std::int32_t> out(rounds);
+  out.poison();
+  cudaStream_t stream;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  reducer<pdl_policy, std::int32_t> r;
+  r.reserve(n);
+  std::vector<std::int32_t> expected(rounds);
+  for (int k = 0; k < rounds; ++k) {
+    const unsigned char byte = static_cast<unsigned char>(k + 1);
+    TALLY_TEST_CHECK_CUDA(cudaMemsetAsync(in.get(), byte, sizeof(std::int32_t) * static_cast<std::size_t>(n), stream));
+    r(in.get(), n, out.get() + k, stream);
+    const std::uint32_t word = 0x01010101u * byte;
+    expected[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(word) * static_cast<std::uint64_t>(n)));
+  }
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+  for (int k = 0; k < rounds; ++k) {
+    CAPTURE(k);
+    CHECK(out.read(static_cast<std::size_t>(k)) == expected[k]);
+  }
+  cudaStreamDestroy(stream);
+}
+
 // Each reduction's input is the previous one's output (n = 1: a one-block launch): a chain of
 // programmatic launches where every read depends on the write just before it.
+// Captured launches are made without PDL (detail::is_capturing); the replays run behind a
+// cudaMemsetAsync of their output, which they must follow.
 TEST_CASE("resident_pdl chains: reduce of the previous reduction's output, in a CUDA graph too") {
   constexpr int links = 16;
   const index_t n = capped((index_t{1} << 20) + 7);

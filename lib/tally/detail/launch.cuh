@@ -19,6 +19,15 @@ __device__ __forceinline__ void wait_for_previous_grid() {
 #endif
 }
 
+// Whether stream is being captured into a CUDA graph. Captured launches are made without PDL: on
+// an H200 (CUDA 13), a graph whose first kernel node was captured with it, launched behind a
+// cudaMemsetAsync in the same stream, ran before the memset had finished (test/gpu/pdl_test.cu).
+inline bool is_capturing(cudaStream_t stream, const char* where) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  check_cuda(cudaStreamIsCapturing(stream, &status), where, "cudaStreamIsCapturing");
+  return status != cudaStreamCaptureStatusNone;
+}
+
 template <class... Params, class... Args>
 cudaError_t launch_kernel(void (*kernel)(Params...), unsigned blocks, unsigned threads, std::size_t smem_bytes,
                           cudaStream_t stream, bool programmatic, Args... args) {
