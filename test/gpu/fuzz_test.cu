@@ -111,7 +111,7 @@ TEST_CASE("fuzz: random compositions, types, operators, sizes and offsets give C
   for (std::uint64_t i = first; i < first + cases; ++i) {
     const fuzz_case c = draw_case(master, i, table, a);
     const entry& e = table[c.entry];
-    INFO("fuzz case " << i << " of TALLY_FUZZ_SEED=" << master << ": " << e.type << " " << e.op << ", policy "
+    INFO("fuzz case " << i << " of TALLY_FUZZ_SEED=" << master << ": " << std::string(e.type) << " " << e.op << ", policy "
                       << e.policy << ", n = " << c.n << ", input at byte offset " << c.offset_bytes
                       << ", data seed " << c.seed << "; replay: TALLY_FUZZ_SEED=" << master
                       << " TALLY_FUZZ_FIRST=" << i << " TALLY_FUZZ_CASES=1");

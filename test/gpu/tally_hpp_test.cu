@@ -113,7 +113,7 @@ template <class Op, class T, class Api>
 void check_arguments(const Api& api) {
   using Out = result_t<T, Op>;
   const std::string name = std::string(api.prefix) + Op::name;
-  INFO(name << " on " << type_name<T>());
+  INFO(name << " on " << std::string(type_name<T>()));
   const dataset<T> d(4, next_seed());
   device_buffer<Out> out(1);
   out.poison(0x5A);
@@ -160,14 +160,14 @@ TEST_CASE("tally.hpp: every function, one-off and through one reused device_redu
       const dataset<T> d(n, next_seed());
       for_each_type(ops_on<T>{}, [&](auto o) {
         using Op = typename decltype(o)::type;
-        INFO(Op::name << " on " << type_name<T>() << ", n = " << n << ", seed = " << d.seed());
+        INFO(std::string(Op::name) << " on " << type_name<T>() << ", n = " << n << ", seed = " << d.seed());
         const auto truth = host_truth<Op>(d);
         {
-          INFO("tally::" << Op::name);
+          INFO("tally::" << std::string(Op::name));
           check_result<Op>(d, truth, run<Op>(once, d));
         }
         {
-          INFO("tally::device_reducer::" << Op::name);
+          INFO("tally::device_reducer::" << std::string(Op::name));
           check_result<Op>(d, truth, run<Op>(reused, d));
         }
       });

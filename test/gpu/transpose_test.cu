@@ -45,7 +45,7 @@ TEST_CASE("transpose: argument errors leave the output untouched") {
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<unsigned char> bytes(64 * sizeof(float));
   TALLY_TEST_CHECK_CUDA(cudaMemcpy(bytes.data(), o, bytes.size(), cudaMemcpyDeviceToHost));
-  for (const unsigned char b : bytes) CHECK(b == 0xA5);
+  for (const unsigned char b : bytes) CHECK(b == poison_byte);
   CHECK(d.changed() == 0);
 }
 

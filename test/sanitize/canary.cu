@@ -13,10 +13,13 @@ __global__ void write_past_the_end(int* p, int n) { p[n + threadIdx.x] = 1; }
 
 __global__ void read_uninitialized(const int* p, int* out) { out[threadIdx.x] = p[threadIdx.x] + 1; }
 
+// Each thread writes its slot and, with no barrier between, reads the slot of a thread one warp
+// further on: a read-after-write hazard across warps. (A single shared word written and read by the
+// same thread is no canary: the compiler forwards the value from a register and never reads it.)
 __global__ void shared_race(int* out) {
-  __shared__ int s;
-  s = threadIdx.x;          // every thread writes, no barrier
-  out[threadIdx.x] = s;     // and reads
+  __shared__ int s[256];
+  s[threadIdx.x] = static_cast<int>(threadIdx.x);
+  out[threadIdx.x] = s[(threadIdx.x + 32) % 256];
 }
 
 __global__ void bad_warp_mask(int* out) {

@@ -122,7 +122,7 @@ void check_reduce(const dataset<T>& d, const Truth& truth, Op op = Op{}) {
   constexpr bool is_arg_op = std::is_same_v<Op, op::arg_min> || std::is_same_v<Op, op::arg_max>;
   using Out = std::conditional_t<is_sum, Acc, std::conditional_t<is_arg_op, arg<T>, T>>;
   const index_t n = d.size();
-  INFO("policy " << P::name() << ", op " << Op::name << ", n = " << n << ", seed = " << d.seed());
+  INFO("policy " << P::name() << ", op " << std::string(Op::name) << ", n = " << n << ", seed = " << d.seed());
 
   device_buffer<Out> out(1);
   out.poison();

@@ -86,6 +86,9 @@ __global__ void count_changed_kernel(const T* in, index_t n, std::uint64_t seed,
   if (local) atomicAdd(changed, local);
 }
 
+// The byte device_buffer::poison writes by default.
+inline constexpr unsigned char poison_byte = 0xA5;
+
 // Device memory for count elements; memory is released at scope exit.
 template <class T>
 class device_buffer {
@@ -103,8 +106,21 @@ class device_buffer {
     TALLY_TEST_CHECK_CUDA(cudaMemcpy(&v, ptr_ + i, sizeof(T), cudaMemcpyDeviceToHost));
     return v;
   }
-  // Fill every byte with `byte`, e.g. to poison an output before a call.
-  void poison(unsigned char byte = 0xA5) const { TALLY_TEST_CHECK_CUDA(cudaMemset(ptr_, byte, count_ * sizeof(T))); }
+  // Fill every byte with `byte`, e.g. to poison an output before a call. Synchronous: cudaMemset
+  // is queued on the legacy default stream, which a cudaStreamNonBlocking stream does not wait for,
+  // so a reduction queued there next could otherwise finish before the poison lands on its output.
+  void poison(unsigned char byte = poison_byte) const {
+    TALLY_TEST_CHECK_CUDA(cudaMemset(ptr_, byte, count_ * sizeof(T)));
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  }
+  // True when every byte of v is `byte` (padding included: compare bytes, never a copied value).
+  template <class V>
+  static bool all_bytes(const V& v, unsigned char byte = poison_byte) {
+    const auto* b = reinterpret_cast<const unsigned char*>(&v);
+    for (std::size_t k = 0; k < sizeof(V); ++k)
+      if (b[k] != byte) return false;
+    return true;
+  }
 
  private:
   T* ptr_ = nullptr;

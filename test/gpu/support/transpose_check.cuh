@@ -97,7 +97,6 @@ __global__ void count_device_mismatches(const T* out, index_t rows, index_t cols
 
 // Guard elements on each side of the output: they must keep the poison.
 inline constexpr index_t guard = 16;
-inline constexpr unsigned char poison_byte = 0xA5;
 
 // Bytes of out outside [base, base + n) that lost the poison: out holds base + n + guard elements.
 template <class T>
