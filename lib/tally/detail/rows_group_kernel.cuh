@@ -5,7 +5,8 @@
 // a warp read consecutive rows: with contiguous rows (ld == N) a warp's 32 lanes read 512
 // consecutive bytes. Within a row, lane l reads items l, l + Lanes, ...; each iteration issues
 // Rows * Unroll independent loads before folding any of them (4 in flight per lane: Rows = 4 for
-// short rows, Unroll = 4 for long ones). The Lanes states of a row then meet in a shuffle tree
+// short rows, Unroll = 4 for long ones); the items left after the last whole round (fewer than Unroll a
+// lane) are read in one guarded round, so they too are in flight together. The Lanes states of a row then meet in a shuffle tree
 // (warp_reduce<Lanes>, which only reads lanes of the same aligned group for the group's first lane),
 // and the first lane writes the row's result. Every lane of a warp reaches the shuffles: the tile
 // loop depends on blockIdx alone, and lanes without a valid row carry the identity.
@@ -53,12 +54,18 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const rows_args<T, 
         for (int u = 0; u < Unroll; ++u)
           if (valid[k]) acc[k] = fold_item<Acc>(acc[k], v[k][u], c + u * Lanes, p.xform, op);
     }
-    if constexpr (Unroll > 1) {
-      for (; c < p.items; c += Lanes) {
+    if constexpr (Unroll > 1) {  // fewer than Unroll items left per lane: one guarded round, all in flight
+      item_t v[Rows][Unroll];
 #pragma unroll
-        for (int k = 0; k < Rows; ++k)
-          if (valid[k]) acc[k] = fold_item<Acc>(acc[k], reinterpret_cast<const item_t*>(row[k])[c], c, p.xform, op);
-      }
+      for (int k = 0; k < Rows; ++k)
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+          if (valid[k] && c + u * Lanes < p.items) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
+#pragma unroll
+      for (int k = 0; k < Rows; ++k)
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+          if (valid[k] && c + u * Lanes < p.items) acc[k] = fold_item<Acc>(acc[k], v[k][u], c + u * Lanes, p.xform, op);
     }
     for (index_t col = p.tail_begin + lane; col < p.n; col += Lanes) {
 #pragma unroll
