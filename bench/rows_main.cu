@@ -5,7 +5,8 @@
 //   type  float | double;  job  sum (row sums) | matvec (y = A x, x = ones)
 //   lib   cub_segmented | cublas_gemv | tally_default | tally_<forced strategy> (float only; each
 //         where it finishes in reasonable time), so the run shows why the default picks its strategy
-// Counters: GBps (bytes read / time: M*N*sizeof(T), + N*sizeof(T) for x in gemv and matvec rows),
+// Counters: GBps (bytes moved / time: the matrix read and one result a row written, (M*N + M) *
+// sizeof(T), + N*sizeof(T) for x in gemv and matvec rows, as DESIGN.md defines bandwidth),
 // pct_ceiling (100 * GBps / the streaming-read ceiling measured at start-up, ceiling.hpp) and, on
 // tally rows, vs_best = min(CUB time, cuBLAS time) / this row's time for the same type and shape
 // (> 1: faster than the better of the two). The tally rows' label is the plan the call ran.
@@ -49,6 +50,11 @@ const std::vector<rows_shape> shapes = {{1 << 14, 1 << 12}, {1 << 20, 64}, {64, 
 
 std::string shape_name(rows_shape s) { return std::to_string(s.m) + "x" + std::to_string(s.n); }
 
+// Bytes a row reduction of shape s must move: the matrix read, one result a row written.
+double row_reduction_bytes(rows_shape s, std::size_t element_bytes) {
+  return static_cast<double>(element_bytes) * (static_cast<double>(s.m) * static_cast<double>(s.n) + static_cast<double>(s.m));
+}
+
 struct rows_algorithm {
   std::string type, job, lib;
   std::size_t element_bytes = 0;
@@ -60,7 +66,7 @@ struct rows_algorithm {
   std::function<std::string(rows_shape)> plan;                  // tally: the plan's strategy
   std::string name(rows_shape s) const { return "rows/" + type + "/" + job + "/" + lib + "/" + shape_name(s); }
   double bytes(rows_shape s) const {
-    return static_cast<double>(element_bytes) * (static_cast<double>(s.m) * static_cast<double>(s.n) + (reads_x ? s.n : 0));
+    return row_reduction_bytes(s, element_bytes) + (reads_x ? static_cast<double>(element_bytes) * static_cast<double>(s.n) : 0);
   }
 };
 
@@ -235,7 +241,9 @@ int run(int argc, char** argv) {
   add("ceiling_read_GBps", std::to_string(ctx.ceiling.read_GBps));
   add("ceiling_read_kernel", ctx.ceiling.read_config);
   add("ceiling_copy_rw_GBps", std::to_string(ctx.ceiling.copy_GBps));
-  add("GBps_definition", "M*N*sizeof(T) (+ N*sizeof(T) for x in cublas_gemv and matvec rows) / time per call, 1e9 bytes per GB");
+  add("GBps_definition",
+      "(M*N + M)*sizeof(T): the matrix read and one result a row written (+ N*sizeof(T) for x in cublas_gemv and matvec "
+      "rows) / time per call, 1e9 bytes per GB");
   add("vs_best_definition",
       "on tally rows: min(cub_segmented time, cublas_gemv time) / this row's time, same type and shape, same process "
       "and input slices (> 1: faster than the better baseline); matvec rows compare with the same baselines");
@@ -287,7 +295,7 @@ int run(int argc, char** argv) {
           if (a.type == type && a.job == "sum" && a.lib == lib) return store.median(a.name(s));
         return std::nullopt;
       };
-      const double bytes = static_cast<double>(s.m) * static_cast<double>(s.n) * (std::string(type) == "float" ? 4 : 8);
+      const double bytes = row_reduction_bytes(s, std::string(type) == "float" ? 4 : 8);
       const auto gbps = [&](const std::optional<double>& sec) -> std::optional<double> {
         if (sec) return bytes / *sec * 1e-9;
         return std::nullopt;
