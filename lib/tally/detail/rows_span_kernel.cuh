@@ -51,15 +51,7 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
       for (int k = 0; k < Unroll; ++k) acc = fold_item<Acc>(acc, v[k], c + k * Threads, p.xform, op);
     }
-    {  // fewer than Unroll items left per thread: one guarded round keeps them in flight together
-      item_t v[Unroll];
-#pragma unroll
-      for (int k = 0; k < Unroll; ++k)
-        if (c + k * Threads < end) v[k] = items[c + k * Threads];
-#pragma unroll
-      for (int k = 0; k < Unroll; ++k)
-        if (c + k * Threads < end) acc = fold_item<Acc>(acc, v[k], c + k * Threads, p.xform, op);
-    }
+    for (; c < end; c += Threads) acc = fold_item<Acc>(acc, items[c], c, p.xform, op);
     if (s == splits - 1)
       for (index_t col = p.tail_begin + tid; col < p.n; col += Threads)
         acc = fold_item<Acc>(acc, reinterpret_cast<const scalar_t*>(row)[col], col, p.xform, op);
