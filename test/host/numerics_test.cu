@@ -119,6 +119,28 @@ TEST_CASE("arg_min / arg_max: the lowest index of a NaN if any, else of the extr
   for (const A& r : fold_every_way(op::arg_min{}, op::arg_min{}.identity<float>(), infs)) CHECK(r.index == 0);
 }
 
+// append(a, b), the cheaper combine the vector load uses inside a 16-byte chunk, must equal the
+// general combine whenever b follows a (b's index above a's, a a real element): every pair of
+// special and ordinary values, both operators.
+TEST_CASE("arg_min / arg_max: append equals the general combine when b follows a") {
+  using A = arg<float>;
+  const std::vector<float> values{nan_f, -nan_f, -inf, -1.5f, -0.0f, 0.0f, 1.5f, inf};
+  int pairs = 0;
+  for (const float x : values)
+    for (const float y : values) {
+      const A a{x, 4}, b{y, 5};
+      CAPTURE(x);
+      CAPTURE(y);
+      const A min_general = op::arg_min{}(a, b), min_append = op::arg_min{}.append(a, b);
+      const A max_general = op::arg_max{}(a, b), max_append = op::arg_max{}.append(a, b);
+      CHECK(min_append.index == min_general.index);
+      CHECK(bits(min_append.value) == bits(min_general.value));
+      CHECK(max_append.index == max_general.index);
+      CHECK(bits(max_append.value) == bits(max_general.value));
+      ++pairs;
+    }
+  CHECK(pairs == 64);
+}
 TEST_CASE("sum: IEEE special values") {
   CHECK(std::isnan(op::sum{}(inf, -inf)));
   CHECK(op::sum{}(inf, 1.0f) == inf);

@@ -16,6 +16,8 @@
 // lift(in[i], i) for every i this thread owns.
 #pragma once
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "config.cuh"
 
@@ -58,6 +60,15 @@ struct fold_element {
 
 template <class T>
 inline constexpr bool vectorizable = sizeof(T) <= 16 && 16 % sizeof(T) == 0;
+
+// Whether Op has append(a, b): a combine for a state b that follows a in index order (every index
+// of b above every index of a, a not the identity). Index-carrying operators (arg_min, arg_max)
+// have one that skips the index comparison of ties.
+template <class Op, class S, class = void>
+struct has_append : std::false_type {};
+template <class Op, class S>
+struct has_append<Op, S, std::void_t<decltype(std::declval<const Op&>().append(std::declval<const S&>(), std::declval<const S&>()))>>
+    : std::true_type {};
 
 }  // namespace detail
 
@@ -108,10 +119,20 @@ struct vector {
       acc = detail::fold_tiles<Threads, V>(
           reinterpret_cast<const chunk<T>*>(in + head), chunks, acc,
           [&](const S& a, const chunk<T>& c, index_t j) {
-            S r = a;
+            const index_t first = head + j * E;
+            if constexpr (detail::has_append<Op, S>::value) {
+              // The chunk's elements first (consecutive indices: append needs no index comparison),
+              // then the chunk against the running state: a fixed order, the same result.
+              S r = lift(c.v[0], first);
 #pragma unroll
-            for (int e = 0; e < E; ++e) r = fold(r, c.v[e], head + j * E + e);
-            return r;
+              for (int e = 1; e < E; ++e) r = op.append(r, lift(c.v[e], first + e));
+              return op(a, r);
+            } else {
+              S r = a;
+#pragma unroll
+              for (int e = 0; e < E; ++e) r = fold(r, c.v[e], first + e);
+              return r;
+            }
           });
       if (tail + gtid < n) acc = fold(acc, in[tail + gtid], tail + gtid);
       return acc;

@@ -130,6 +130,14 @@ TALLY_HD bool replaces_arg(const arg<V>& a, const arg<V>& b, Better better) {
   return ((a_nan == b_nan) & by_value) | (b_nan & !a_nan);
 }
 
+// The same rule when b follows a: every index of b is above every index of a, and a holds at least
+// one element (not the identity). Equal values then keep a, so no index is compared.
+template <class V, class Better>
+TALLY_HD bool follower_replaces_arg(const arg<V>& a, const arg<V>& b, Better better) {
+  const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
+  return ((a_nan == b_nan) & better(b.value, a.value)) | (b_nan & !a_nan);
+}
+
 // Signed integers add in their unsigned type, so that overflow wraps (defined) instead of being
 // undefined behaviour; the bits are those of two's complement wrapping.
 template <class S>
@@ -226,6 +234,11 @@ struct arg_min : detail::index_state<arg_min> {
   TALLY_HD auto operator()(const arg<V>& a, const arg<V>& b) const -> decltype(b.value < a.value, arg<V>()) {
     return detail::replaces_arg(a, b, detail::value_less{}) ? b : a;
   }
+  // a combined with b where b follows a in index order (see load::vector): cheaper, same result.
+  template <class V>
+  TALLY_HD arg<V> append(const arg<V>& a, const arg<V>& b) const {
+    return detail::follower_replaces_arg(a, b, detail::value_less{}) ? b : a;
+  }
 };
 
 struct arg_max : detail::index_state<arg_max> {
@@ -234,6 +247,10 @@ struct arg_max : detail::index_state<arg_max> {
   template <class V>
   TALLY_HD auto operator()(const arg<V>& a, const arg<V>& b) const -> decltype(a.value < b.value, arg<V>()) {
     return detail::replaces_arg(a, b, detail::value_greater{}) ? b : a;
+  }
+  template <class V>
+  TALLY_HD arg<V> append(const arg<V>& a, const arg<V>& b) const {
+    return detail::follower_replaces_arg(a, b, detail::value_greater{}) ? b : a;
   }
 };
 
