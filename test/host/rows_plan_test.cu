@@ -47,7 +47,7 @@ TEST_CASE("rows plan: the benchmark shapes (float, aligned)") {
   CHECK(three.workspace_bytes(sizeof(float)) == 16 + 3 * 352 * sizeof(float));
 }
 
-TEST_CASE("rows plan: short rows get one lane per 16-byte item") {
+TEST_CASE("rows plan: short rows get one lane per 16-byte item, two past 16 items") {
   CHECK(plan(1000, 1).strategy() == "thread_per_row");
   CHECK(plan(1000, 4).strategy() == "thread_per_row");
   CHECK(plan(1000, 5).strategy() == "sub_warp_per_row<2>");  // one item and a tail element
@@ -55,8 +55,11 @@ TEST_CASE("rows plan: short rows get one lane per 16-byte item") {
   CHECK(plan(1000, 16).strategy() == "sub_warp_per_row<4>");
   CHECK(plan(1000, 31).strategy() == "sub_warp_per_row<8>");
   CHECK(plan(1000, 33).strategy() == "sub_warp_per_row<16>");
-  CHECK(plan(1000, 128).strategy() == "warp_per_row");
+  CHECK(plan(1000, 65).strategy() == "sub_warp_per_row<16>");  // 16 items and a tail element
+  CHECK(plan(1000, 128).strategy() == "sub_warp_per_row<16>");  // 32 items: two a lane
   CHECK(plan(1000, 128).rows_in_flight == 4);
+  CHECK(plan(1000, 132).strategy() == "warp_per_row");          // 33 items
+  CHECK(plan<rows::by_shape, double>(k * k, 64).strategy() == "sub_warp_per_row<16>");
   CHECK(plan(10, 512).rows_in_flight == 4);  // 128 items
   CHECK(plan<rows::by_shape, double>(4 * k * k, 8).strategy() == "sub_warp_per_row<4>");
   CHECK(plan<rows::by_shape, double>(4 * k * k, 8).item_elems == 2);
