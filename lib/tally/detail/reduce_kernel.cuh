@@ -11,6 +11,7 @@
 #include <tally/policies/config.cuh>
 #include <tally/policies/load.cuh>
 #include <tally/detail/launch.cuh>
+#include <tally/detail/state_words.cuh>
 
 namespace tally::detail {
 
@@ -34,7 +35,7 @@ struct write_partial {
   S* partials;
   template <class P, class Acc, class Op, class View>
   TALLY_DEVICE void finish(const S& total, View, Op) const {
-    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+    if (threadIdx.x == 0) store_words(partials + blockIdx.x, total);
   }
 };
 
@@ -43,24 +44,9 @@ struct write_result {
   Out* out;
   template <class P, class Acc, class Op, class S, class View>
   TALLY_DEVICE void finish(const S& total, View, Op op) const {
-    if (threadIdx.x == 0) *out = op.template finalize<Out>(total);
+    if (threadIdx.x == 0) store_words(out, op.template finalize<Out>(total));
   }
 };
-
-// A load that bypasses L1 (ld.global.cg): partials written by other blocks of this launch are
-// read from L2, never from a stale L1 line or the read-only path.
-template <class S>
-TALLY_DEVICE S load_from_l2(const S* p) {
-  using word = std::conditional_t<sizeof(S) % 4 == 0, unsigned, std::conditional_t<sizeof(S) % 2 == 0, unsigned short, unsigned char>>;
-  constexpr int words = sizeof(S) / sizeof(word);
-  union {
-    S value;
-    word w[words];
-  } u;
-#pragma unroll
-  for (int k = 0; k < words; ++k) u.w[k] = __ldcg(reinterpret_cast<const word*>(p) + k);
-  return u.value;
-}
 
 // Single launch: each block writes its partial and takes a ticket; the block holding the last
 // ticket combines all partials in a fixed order (thread t folds partials t, t + B, ..., then the
@@ -75,7 +61,7 @@ struct last_block_combines {
   TALLY_DEVICE void finish(const S& total, View smem, Op op) const {
     __shared__ bool last;
     if (threadIdx.x == 0) {
-      partials[blockIdx.x] = total;
+      store_words(partials + blockIdx.x, total);
       __threadfence();  // the partial is visible device-wide before the ticket is
       last = atomicAdd(ticket, 1u) == gridDim.x - 1;
       if (last) __threadfence();  // and every other block's partial is visible to this block
@@ -86,7 +72,7 @@ struct last_block_combines {
     for (unsigned i = threadIdx.x; i < gridDim.x; i += P::threads) v = op(v, load_from_l2(partials + i));
     v = P::block::template reduce<P::threads>(v, smem, op);
     if (threadIdx.x == 0) {
-      *out = op.template finalize<Out>(v);
+      store_words(out, op.template finalize<Out>(v));
       *ticket = 0;
     }
   }

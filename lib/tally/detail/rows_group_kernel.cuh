@@ -12,6 +12,7 @@
 // loop depends on blockIdx alone, and lanes without a valid row carry the identity.
 #pragma once
 #include <tally/detail/rows_items.cuh>
+#include <tally/detail/state_words.cuh>
 #include <tally/policies/warp.cuh>
 
 namespace tally::detail {
@@ -76,7 +77,7 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const rows_args<T, 
 #pragma unroll
     for (int k = 0; k < Rows; ++k) {
       acc[k] = warp_reduce<Lanes>(acc[k], op);
-      if (lane == 0 && valid[k]) p.out[first + index_t{k} * groups] = op.template finalize<Out>(acc[k]);
+      if (lane == 0 && valid[k]) store_words(p.out + first + index_t{k} * groups, op.template finalize<Out>(acc[k]));
     }
   }
 }

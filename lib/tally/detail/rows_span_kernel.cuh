@@ -17,8 +17,8 @@
 // of shared memory before the second one's writes, and the one ending each unit orders this unit's
 // shared-memory use (and `last`) before the next unit's.
 #pragma once
-#include <tally/detail/reduce_kernel.cuh>
 #include <tally/detail/rows_items.cuh>
+#include <tally/detail/state_words.cuh>
 
 namespace tally::detail {
 
@@ -58,10 +58,10 @@ __global__ void __launch_bounds__(Threads)
 
     acc = Block::template reduce<Threads>(acc, smem, op);
     if (splits == 1) {
-      if (tid == 0) p.out[r] = op.template finalize<Out>(acc);
+      if (tid == 0) store_words(p.out + r, op.template finalize<Out>(acc));
     } else {
       if (tid == 0) {
-        partials[u] = acc;
+        store_words(partials + u, acc);
         __threadfence();  // the partial is visible device-wide before the ticket is
         last = atomicAdd(tickets + r, 1u) == static_cast<unsigned>(splits - 1);
         if (last) __threadfence();  // and the row's other partials are visible to this block
@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(Threads)
         for (index_t i = tid; i < splits; i += Threads) v = op(v, load_from_l2(partials + r * splits + i));
         v = Block::template reduce<Threads>(v, smem, op);
         if (tid == 0) {
-          p.out[r] = op.template finalize<Out>(v);
+          store_words(p.out + r, op.template finalize<Out>(v));
           tickets[r] = 0;
         }
       }
