@@ -314,8 +314,8 @@ void check_kahan_errors(bool mixed) {
   const long double e_kahan = std::fabs(error_of(kahan, exact.sum));
   const long double e_native = std::fabs(error_of(native, exact.sum));
   const long double e_cub = std::fabs(error_of(cub, exact.sum));
-  const char* type = std::is_same_v<F, float> ? "float" : "double";
-  MESSAGE(type << (mixed ? " mixed-sign" : " same-sign") << ", n = " << n << ", seed " << seed << ": exact sum "
+  const std::string type = std::is_same_v<F, float> ? "float" : "double";  // doctest prints a char* as a pointer
+  MESSAGE(type << std::string(mixed ? " mixed-sign" : " same-sign") << ", n = " << n << ", seed " << seed << ": exact sum "
                << static_cast<double>(s) << "; error in ulp of the sum: kahan " << static_cast<double>(e_kahan / ulp)
                << ", native " << static_cast<double>(e_native / ulp) << ", CUB " << static_cast<double>(e_cub / ulp)
                << "; error / (u sum|x|): kahan " << static_cast<double>(e_kahan / (u * abs_sum)) << ", native "

@@ -20,13 +20,26 @@ union state_words {
   state_word<S> w[sizeof(S) / sizeof(state_word<S>)];
 };
 
-// *p = s, padding included.
+// One st.global a word, as volatile PTX: a plain store of a padding word, whose register holds no
+// defined value, is one the compiler may drop, and the bytes would stay unwritten (seen: initcheck
+// still reported arg<float> outputs stored through plain word stores).
+TALLY_DEVICE void store_word(unsigned* p, unsigned w) {
+  asm volatile("st.global.b32 [%0], %1;" ::"l"(p), "r"(w) : "memory");
+}
+TALLY_DEVICE void store_word(unsigned short* p, unsigned short w) {
+  asm volatile("st.global.b16 [%0], %1;" ::"l"(p), "h"(w) : "memory");
+}
+TALLY_DEVICE void store_word(unsigned char* p, unsigned char w) {
+  asm volatile("st.global.b8 [%0], %1;" ::"l"(p), "h"(static_cast<unsigned short>(w)) : "memory");
+}
+
+// *p = s, padding included. p points to global memory.
 template <class S>
 TALLY_DEVICE void store_words(S* p, const S& s) {
   state_words<S> u;
   u.value = s;
 #pragma unroll
-  for (unsigned k = 0; k < sizeof(u.w) / sizeof(u.w[0]); ++k) reinterpret_cast<state_word<S>*>(p)[k] = u.w[k];
+  for (unsigned k = 0; k < sizeof(u.w) / sizeof(u.w[0]); ++k) store_word(reinterpret_cast<state_word<S>*>(p) + k, u.w[k]);
 }
 
 // A load that bypasses L1 (ld.global.cg): partials written by other blocks of this launch are
