@@ -5,10 +5,10 @@
 // a warp read consecutive rows: with contiguous rows (ld == N) a warp's 32 lanes read 512
 // consecutive bytes. Within a row, lane l reads items l, l + Lanes, ...; each iteration issues
 // Rows * Unroll independent loads before folding any of them (4 in flight per lane: Rows = 4 for
-// short rows, Unroll = 4 for long ones); the items left after the last whole round (fewer than Unroll a
-// lane) are read in one guarded round, so they too are in flight together. The Lanes states of a row then meet in a shuffle tree
-// (warp_reduce<Lanes>, which only reads lanes of the same aligned group for the group's first lane),
-// and the first lane writes the row's result. Every lane of a warp reaches the shuffles: the tile
+// short rows, Unroll = 4 for long ones); the items left after the last whole round (fewer than
+// Unroll a lane) are read in one guarded round, so they too are in flight together. The Lanes
+// states of a row then meet in a shuffle tree (warp_reduce<Lanes>, which only reads lanes of the
+// same aligned group for the group's first lane), and the first lane writes the row's result. Every lane of a warp reaches the shuffles: the tile
 // loop depends on blockIdx alone, and lanes without a valid row carry the identity.
 #pragma once
 #include <tally/detail/rows_items.cuh>

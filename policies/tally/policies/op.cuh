@@ -6,6 +6,9 @@
 //   lift<Acc>(x, i)       element x at global index i -> state
 //   operator()(a, b)      associative combine of two states
 //   finalize<Out>(s)      state -> the caller's output type
+//   append(a, b)          optional: a combined with b where b follows a in index order (every index
+//                         of b above every index of a, and a not the identity); load::vector folds
+//                         a 16-byte chunk with it. arg_min / arg_max skip the index comparison there.
 //
 // sum, min, max and any user functor (make_op) carry the value alone; arg_min and arg_max carry the
 // value and its 64-bit index, and the lowest index wins ties, so the result never depends on the
