@@ -8,8 +8,9 @@
 // short rows, Unroll = 4 for long ones); the items left after the last whole round (fewer than
 // Unroll a lane) are read in one guarded round, so they too are in flight together. The Lanes
 // states of a row then meet in a shuffle tree (warp_reduce<Lanes>, which only reads lanes of the
-// same aligned group for the group's first lane), and the first lane writes the row's result. Every lane of a warp reaches the shuffles: the tile
-// loop depends on blockIdx alone, and lanes without a valid row carry the identity.
+// same aligned group for the group's first lane), and the first lane writes the row's result.
+// Every lane of a warp reaches the shuffles: the tile loop depends on blockIdx alone, and lanes
+// without a valid row carry the identity.
 #pragma once
 #include <tally/detail/rows_items.cuh>
 #include <tally/detail/state_words.cuh>
