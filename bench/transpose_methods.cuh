@@ -35,6 +35,9 @@ void add_tally_methods(method_list& out, const char* type) {
   out.push_back(tally_method<T, tp::swizzled_32_v16_64t>(type));
   out.push_back(tally_method<T, tp::swizzled_32_v16>(type));
   out.push_back(tally_method<T, tp::swizzled_64_v16>(type));
+  out.push_back(tally_method<T, tp::padded_32_diag>(type));
+  out.push_back(tally_method<T, tp::swizzled_64_v16_diag>(type));
+  out.push_back(tally_method<T, tp::swizzled_64_v16_band32>(type));
 }
 
 }  // namespace bench::transpose

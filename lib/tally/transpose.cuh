@@ -81,7 +81,7 @@ void launch_transpose(const transpose_plan& p, const T* in, T* out, cudaStream_t
   for (index_t first = 0; first < p.tiles; first += max_transpose_blocks) {
     const index_t blocks = p.tiles - first < max_transpose_blocks ? p.tiles - first : max_transpose_blocks;
     transpose_kernel<P, T, V><<<static_cast<unsigned>(blocks), P::threads, P::template dynamic_smem_bytes<T>, stream>>>(
-        in, out, p.rows, p.cols, p.tile_cols, first);
+        in, out, p.rows, p.cols, p.tile_rows, p.tile_cols, first);
     check_cuda(cudaGetLastError(), "tally::transpose", "kernel launch");
   }
 }

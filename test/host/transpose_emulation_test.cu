@@ -21,7 +21,8 @@ template <class... Ps> struct policy_list {};
 using all_transposes =
     policy_list<transposes::naive, transposes::static_32, transposes::dynamic_32, transposes::padded_32,
                 transposes::swizzled_32, transposes::padded_64, transposes::swizzled_32_v16_64t,
-                transposes::swizzled_32_v16, transposes::swizzled_64_v16>;
+                transposes::swizzled_32_v16, transposes::swizzled_64_v16, transposes::padded_32_diag,
+                transposes::swizzled_64_v16_diag, transposes::swizzled_64_v16_band32>;
 
 constexpr unsigned char poison = 0xA5;
 
@@ -55,7 +56,7 @@ template <class P, class T, int V>
 void emulate_path(const T* in, T* out, const transpose_plan& p) {
   using agent = detail::transpose_tile<P, T, V>;
   for (index_t b = 0; b < p.tiles; ++b) {
-    const detail::tile_origin o(b, p.tile_cols, P::tile);
+    const detail::tile_origin o = detail::origin_of_block<P>(b, p.tile_rows, p.tile_cols);
     if constexpr (P::smem::has_tile) {
       using Map = typename P::smem::template tile_map<P::tile, V>;
       aligned_buffer<T> shared(Map::slots);  // poisoned: a slot read before it is written shows up
@@ -157,4 +158,8 @@ TEST_CASE("emulated transpose: more seed-style compositions (32 x 32 threads, 8-
   check_emulated<transpose_policy<smem::padded, 32, 256, 16>, float>(64, 96, 0, 0);  // vectors into a padded tile
   check_emulated<transpose_policy<smem::swizzled, 32, 256, 8>, float>(62, 98, 0, 0);
   check_emulated<transpose_policy<smem::dynamic, 64, 128, 16>, double>(130, 66, 0, 0);
+  // banded tile orders, bands that do and do not divide the tile rows
+  check_emulated<transpose_policy<smem::swizzled, 32, 128, 16, tile_order::banded<8>>, double>(330, 97, 0, 0);
+  check_emulated<transpose_policy<smem::padded, 32, 256, 0, tile_order::banded<3>>, float>(230, 65, 0, 1);
+  check_emulated<transpose_policy<smem::swizzled, 64, 256, 16, tile_order::banded<32>>, float>(96, 4100, 0, 0);
 }

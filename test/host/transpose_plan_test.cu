@@ -2,8 +2,10 @@
 // tally::error before any CUDA call: both run on machines without a GPU.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <cuda_fp16.h>
 
@@ -95,4 +97,41 @@ TEST_CASE("transpose: adjacent buffers do not overlap") {
   alignas(16) float buf[32] = {};
   CHECK_NOTHROW(detail::validate_transpose(buf, buf + 16, 4, 4, "test"));
   CHECK_NOTHROW(detail::validate_transpose(buf + 16, buf, 4, 4, "test"));
+}
+
+TEST_CASE("tile orders: each visits every tile exactly once; diagonal neighbours differ in row and column") {
+  for (const index_t tile_rows : {1, 2, 3, 7, 64, 257})
+    for (const index_t tile_cols : {1, 2, 5, 64, 100}) {
+      CAPTURE(tile_rows);
+      CAPTURE(tile_cols);
+      const std::size_t tiles = static_cast<std::size_t>(tile_rows * tile_cols);
+      std::vector<int> row_major(tiles), diagonal(tiles), band3(tiles), band32(tiles);
+      const auto visit = [&](std::vector<int>& seen, tile_order::tile_coord t) {
+        REQUIRE((t.row >= 0 && t.row < tile_rows && t.col >= 0 && t.col < tile_cols));
+        ++seen[static_cast<std::size_t>(t.row * tile_cols + t.col)];
+      };
+      for (index_t b = 0; b < tile_rows * tile_cols; ++b) {
+        visit(row_major, tile_order::row_major::of(b, tile_rows, tile_cols));
+        const auto d = tile_order::diagonal::of(b, tile_rows, tile_cols);
+        visit(diagonal, d);
+        visit(band3, tile_order::banded<3>::of(b, tile_rows, tile_cols));
+        visit(band32, tile_order::banded<32>::of(b, tile_rows, tile_cols));
+        if (b + 1 < tile_rows && tile_cols > 1) {  // the next block: the next tile row, the next column
+          const auto next = tile_order::diagonal::of(b + 1, tile_rows, tile_cols);
+          CHECK(next.row == d.row + 1);
+          CHECK(next.col == (d.col + 1) % tile_cols);
+        }
+      }
+      for (const auto* seen : {&row_major, &diagonal, &band3, &band32})
+        CHECK(std::count(seen->begin(), seen->end(), 1) == tile_rows * tile_cols);
+    }
+  // banded<3> on 7 x 5 tiles: down 3 tile rows, then the next column; the last band has 1 row.
+  CHECK(tile_order::banded<3>::of(0, 7, 5).row == 0);
+  CHECK(tile_order::banded<3>::of(2, 7, 5).row == 2);
+  CHECK(tile_order::banded<3>::of(3, 7, 5).col == 1);
+  CHECK(tile_order::banded<3>::of(3, 7, 5).row == 0);
+  CHECK(tile_order::banded<3>::of(30, 7, 5).row == 6);
+  CHECK(tile_order::banded<3>::of(31, 7, 5).col == 1);
+  CHECK(transposes::swizzled_64_v16_band32::name() == "swizzled_64x64_256t_v16_band32");
+  CHECK(transposes::padded_32_diag::name() == "padded_32x32_256t_diag");
 }

@@ -1,9 +1,8 @@
 // The kernel every transpose_policy composes into.
 //
-// in is rows x cols, out is cols x rows, both row-major. The input is cut into Tile x Tile tiles,
-// numbered row-major (tile b covers rows (b / tile_cols) * Tile + [0, Tile) and columns
-// (b % tile_cols) * Tile + [0, Tile)); block k of a launch moves tile first_tile + k. One tile a
-// block and no loop: a loop over tiles would let the compiler hoist every shared-memory address
+// in is rows x cols, out is cols x rows, both row-major. The input is cut into Tile x Tile tiles;
+// block k of a launch moves the tile the policy's tile order assigns to first_tile + k
+// (policies/tile_order.cuh: row-major or diagonal). One tile a block and no loop: a loop over tiles would let the compiler hoist every shared-memory address
 // out of it and hold them in registers. (More tiles than gridDim.x allows take several launches.)
 //
 // A staged tile goes global -> registers -> shared tile -> registers -> global:
@@ -27,6 +26,7 @@
 
 #include <tally/policies/config.cuh>
 #include <tally/policies/smem.cuh>
+#include <tally/policies/tile_order.cuh>
 
 // `#pragma unroll` for the device pass only: the host compiler, which also compiles these
 // host-device functions (for the tests), does not know the pragma.
@@ -122,12 +122,17 @@ struct transpose_map {
   TALLY_HD static constexpr int col(unsigned thread) { return static_cast<int>(thread % lanes_per_row) * V; }
 };
 
-// First row and column of tile b of an input with tile_cols tiles across.
+// First row and column (in elements) of the tile a block moves.
 struct tile_origin {
   index_t row, col;
-  TALLY_HD tile_origin(index_t b, index_t tile_cols, int tile)
-      : row(b / tile_cols * tile), col(b % tile_cols * tile) {}
 };
+
+// The tile block b moves, in the policy's tile order, of an input of tile_rows x tile_cols tiles.
+template <class P>
+TALLY_HD tile_origin origin_of_block(index_t b, index_t tile_rows, index_t tile_cols) {
+  const tile_order::tile_coord t = P::order::of(b, tile_rows, tile_cols);
+  return {t.row * P::tile, t.col * P::tile};
+}
 
 // What one thread does for one tile, in two phases separated by a barrier of the block. Offsets
 // are 64-bit; each thread steps from its first row by rows_per_pass rows a pass and checks bounds
@@ -209,10 +214,10 @@ TALLY_TRANSPOSE_UNROLL
 
 template <class P, class T, int V>
 __global__ void __launch_bounds__(P::threads) transpose_kernel(const T* __restrict__ in, T* __restrict__ out,
-                                                               index_t rows, index_t cols, index_t tile_cols,
-                                                               index_t first_tile) {
+                                                               index_t rows, index_t cols, index_t tile_rows,
+                                                               index_t tile_cols, index_t first_tile) {
   using agent = transpose_tile<P, T, V>;
-  const tile_origin o(first_tile + blockIdx.x, tile_cols, P::tile);
+  const tile_origin o = origin_of_block<P>(first_tile + blockIdx.x, tile_rows, tile_cols);
   if constexpr (P::smem::has_tile) {
     const auto tile = P::smem::template acquire_tile<T, P::tile, V>();
     agent::load(in, rows, cols, o, threadIdx.x, tile);

@@ -27,7 +27,8 @@ void for_each_policy(policy_list<Ps...>, F&& f) {
 using all_transposes =
     policy_list<transposes::naive, transposes::static_32, transposes::dynamic_32, transposes::padded_32,
                 transposes::swizzled_32, transposes::padded_64, transposes::swizzled_32_v16_64t,
-                transposes::swizzled_32_v16, transposes::swizzled_64_v16>;
+                transposes::swizzled_32_v16, transposes::swizzled_64_v16, transposes::padded_32_diag,
+                transposes::swizzled_64_v16_diag, transposes::swizzled_64_v16_band32>;
 
 struct shape {
   index_t rows, cols;
