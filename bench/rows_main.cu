@@ -3,7 +3,8 @@
 //
 // Rows are named rows/<type>/<job>/<lib>/<M>x<N> (ld = N):
 //   type  float | double;  job  sum (row sums) | matvec (y = A x, x = ones)
-//   lib   cub_segmented | cublas_gemv | tally_default | tally_<forced strategy> (float only; each
+//   lib   cub_segmented | cublas_gemv | tally_default | tally_no_pdl (the default with a plain launch)
+//         | tally_<forced strategy> (float only; each
 //         where it finishes in reasonable time), so the run shows why the default picks its strategy
 // Counters: GBps (bytes moved / time: the matrix read and one result a row written, (M*N + M) *
 // sizeof(T), + N*sizeof(T) for x in gemv and matvec rows, as DESIGN.md defines bandwidth),
@@ -112,6 +113,10 @@ void add_algorithms(std::vector<rows_algorithm>& v, const context& ctx, bool for
   v.push_back(make<cub_segmented<T>, T>(ctx, "sum", "cub_segmented", true, false));
   v.push_back(make<cublas_gemv<T>, T>(ctx, "sum", "cublas_gemv", true, true));
   v.push_back(make<tally_rows<tally::default_rows_policy<T>, T>, T>(ctx, "sum", "tally_default", false, false));
+  // The default with a plain launch instead of PDL, same run: what PDL brings.
+  using accum = typename tally::default_rows_policy<T>::accum;
+  v.push_back(make<tally_rows<rows_policy<rows::by_shape, accum, rows::stream_ordered>, T>, T>(ctx, "sum", "tally_no_pdl",
+                                                                                              false, false));
   if (forced) {
     // Each forced strategy where a call stays within a few milliseconds.
     v.push_back(make<tally_rows<rows::thread_per_row, T>, T>(ctx, "sum", "tally_thread_per_row", false, false,

@@ -26,6 +26,7 @@
 #include <cuda_runtime_api.h>
 
 #include <tally/detail/device_cache.hpp>
+#include <tally/detail/launch.cuh>
 #include <tally/detail/rows_group_kernel.cuh>
 #include <tally/detail/rows_span_kernel.cuh>
 #include <tally/error.hpp>
@@ -90,6 +91,7 @@ class rows_reducer {
  public:
   using policy = as_rows_policy_t<P>;
   using strategy = typename policy::strategy;
+  using launch_policy = typename policy::launch;
   using input_type = T;
   using accum_type = typename policy::accum::template type<T>;
   using state_type = typename Op::template state<accum_type>;
@@ -103,6 +105,7 @@ class rows_reducer {
     facts_.sm_count = detail::sm_count(device_, where);
     facts_.warps_per_sm = detail::warps_per_sm(device_, where);
     facts_.span_blocks_per_sm = span_blocks_per_sm(device_);
+    programmatic_ = launch_policy::programmatic && detail::compute_capability_major(device_, where) >= 9;
   }
   ~rows_reducer() { release(); }
   rows_reducer(const rows_reducer&) = delete;
@@ -114,6 +117,7 @@ class rows_reducer {
       op_ = o.op_;
       device_ = o.device_;
       facts_ = o.facts_;
+      programmatic_ = o.programmatic_;
       workspace_ = std::exchange(o.workspace_, nullptr);
       capacity_ = std::exchange(o.capacity_, 0);
     }
@@ -246,21 +250,34 @@ class rows_reducer {
     }
   }
 
+  // Queues kernel with the policy's launch (plain while the stream is being captured).
+  template <class Kernel, class... Args>
+  void launch(Kernel kernel, index_t blocks, int threads, std::size_t smem_bytes, cudaStream_t stream,
+              Args... args) const {
+    const bool programmatic = programmatic_ && !detail::is_capturing(stream, where);
+    detail::check_cuda(detail::launch_kernel(kernel, static_cast<unsigned>(blocks), static_cast<unsigned>(threads),
+                                             smem_bytes, stream, programmatic, args...),
+                       where, "kernel launch");
+  }
+
   template <int V, int Lanes, int Threads, class T2, class Out, class Xform>
   void launch_group(const rows_plan& p, const detail::rows_args<T2, Out, Xform>& args, cudaStream_t stream) const {
     constexpr int R = detail::rows_unroll;
+    using L = launch_policy;
     if (Lanes == 32 && p.rows_in_flight == 1) {
       if constexpr (Lanes == 32)
-        detail::group_rows_kernel<Lanes, Threads, 1, R, V, accum_type><<<static_cast<unsigned>(p.blocks), Threads, 0, stream>>>(args, op_);
+        launch(&detail::group_rows_kernel<L, Lanes, Threads, 1, R, V, accum_type, T2, Out, Op, Xform>, p.blocks, Threads, 0,
+               stream, args, op_);
     } else {
-      detail::group_rows_kernel<Lanes, Threads, R, 1, V, accum_type><<<static_cast<unsigned>(p.blocks), Threads, 0, stream>>>(args, op_);
+      launch(&detail::group_rows_kernel<L, Lanes, Threads, R, 1, V, accum_type, T2, Out, Op, Xform>, p.blocks, Threads, 0,
+             stream, args, op_);
     }
-    detail::check_cuda(cudaGetLastError(), where, "kernel launch");
   }
 
   template <int V, class Out, class Xform>
   static constexpr auto span_kernel() {
-    return &detail::span_rows_kernel<span_block, span_smem, span_threads, detail::rows_unroll, V, accum_type, T, Out, Op, Xform>;
+    return &detail::span_rows_kernel<launch_policy, span_block, span_smem, span_threads, detail::rows_unroll, V, accum_type,
+                                     T, Out, Op, Xform>;
   }
   static constexpr std::size_t span_dynamic_smem =
       span_smem::template dynamic_bytes<state_type, span_block::template slots<span_threads>>;
@@ -271,9 +288,8 @@ class rows_reducer {
     auto* base = static_cast<unsigned char*>(workspace);
     state_type* partials = p.splits > 1 ? reinterpret_cast<state_type*>(base + p.partials_offset()) : nullptr;
     unsigned* tickets = p.splits > 1 ? reinterpret_cast<unsigned*>(base) : nullptr;
-    span_kernel<V, Out, Xform>()<<<static_cast<unsigned>(p.blocks), span_threads, span_dynamic_smem, stream>>>(
-        args, op_, p.splits, p.items_per_split, partials, tickets);
-    detail::check_cuda(cudaGetLastError(), where, "kernel launch");
+    launch(span_kernel<V, Out, Xform>(), p.blocks, span_threads, span_dynamic_smem, stream, args, op_, p.splits,
+           p.items_per_split, partials, tickets);
   }
 
   // Occupancy of the span kernel (the vectorized, plain-output instantiation stands for all: they
@@ -303,6 +319,7 @@ class rows_reducer {
   Op op_{};
   int device_ = 0;
   rows_device facts_{};
+  bool programmatic_ = false;  // launch with PDL: the policy asks for it and the device has it
   void* workspace_ = nullptr;
   std::size_t capacity_ = 0;
 };

@@ -1,5 +1,5 @@
-// rows_policy: a row strategy (policies/rows.cuh) and an accumulator (policies/accum.cuh), the
-// composition reduce_rows and matvec take. A bare strategy is accepted where a rows_policy is
+// rows_policy: a row strategy and a launch (policies/rows.cuh) and an accumulator
+// (policies/accum.cuh), the composition reduce_rows and matvec take. A bare strategy is accepted where a rows_policy is
 // expected: reduce_rows<rows::warp_per_row>(...) means rows_policy<rows::warp_per_row>.
 //
 // default_rows_policy<T, Op> picks the strategy by shape at every call. Sums accumulate in T
@@ -16,12 +16,13 @@
 
 namespace tally {
 
-template <class Strategy = rows::by_shape, class Accum = accum::native>
+template <class Strategy = rows::by_shape, class Accum = accum::native, class Launch = rows::pdl>
 struct rows_policy {
   using strategy = Strategy;
   using accum = Accum;
-  // "warp_per_row/native": for test output and benchmark names.
-  static std::string name() { return std::string(Strategy::name) + "/" + Accum::name; }
+  using launch = Launch;
+  // "warp_per_row/native/pdl": for test output and benchmark names.
+  static std::string name() { return std::string(Strategy::name) + "/" + Accum::name + "/" + Launch::name; }
 };
 
 template <class T, class Op = op::sum>

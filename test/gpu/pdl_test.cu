@@ -1,7 +1,10 @@
-// grid::resident_pdl: the same results as grid::resident, and no call reads memory before the
-// kernel ahead of it in the stream has finished writing it.
+// Programmatic dependent launch (grid::resident_pdl, and the row launch rows::pdl): the same results
+// as a plain launch, and no call reads memory before the kernel ahead of it in the stream has
+// finished writing it.
 #include <cstdint>
 #include <vector>
+
+#include <tally/reduce_rows.cuh>
 
 #include "support/check.cuh"
 
@@ -132,4 +135,58 @@ TEST_CASE("resident_pdl chains: reduce of the previous reduction's output, in a 
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
+}
+
+// Row reductions, every launch: a fill kernel rewrites the matrix before each call, and each call
+// is followed by a row reduction of its own output (a 1 x M matrix), all in one stream with no
+// host synchronisation. int32 row sums are exact, so a call that read a half-written input, or
+// an output not yet written, gives a wrong number. The shapes run the group kernel (16384 x 200:
+// a warp a row) and the span kernel (8 x 2^19: several blocks a row, with tickets).
+TEST_CASE_TEMPLATE("row launches wait for the kernel ahead: fill, rows, rows of the result, ...", L, rows::stream_ordered,
+                   rows::pdl) {
+  using policy = rows_policy<rows::by_shape, accum::native, L>;
+  struct shape {
+    index_t m, n;
+  };
+  for (const shape s : {shape{16384, 200}, shape{8, index_t{1} << 19}}) {
+    CAPTURE(s.m);
+    CAPTURE(s.n);
+    constexpr int rounds = 16;
+    device_buffer<std::int32_t> a(static_cast<std::size_t>(s.m * s.n));
+    device_buffer<std::int32_t> rows_out(static_cast<std::size_t>(s.m * rounds)), total(rounds);
+    rows_out.poison();
+    total.poison();
+    cudaStream_t stream;
+    TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    rows_reducer<policy, std::int32_t> r, r_total;
+    r.reserve(s.m, s.n, s.n);
+    r_total.reserve(1, s.m, s.m);
+    std::vector<std::uint64_t> seeds(rounds);
+    for (int k = 0; k < rounds; ++k) {
+      seeds[k] = next_seed();
+      fill_kernel<std::int32_t><<<1024, 256, 0, stream>>>(a.get(), s.m * s.n, seeds[k]);
+      TALLY_TEST_CHECK_CUDA(cudaGetLastError());
+      std::int32_t* out = rows_out.get() + k * s.m;
+      r(a.get(), s.m, s.n, s.n, out, stream);
+      r_total(out, 1, s.m, s.m, total.get() + k, stream);
+    }
+    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+    std::vector<std::int32_t> got(static_cast<std::size_t>(s.m * rounds));
+    TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), rows_out.get(), got.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+    for (int k = 0; k < rounds; ++k) {
+      CAPTURE(k);
+      index_t bad_rows = 0;
+      std::uint64_t all = 0;
+      for (index_t i = 0; i < s.m; ++i) {
+        std::uint64_t row = 0;  // int32 sums wrap, as the device's do
+        for (index_t j = 0; j < s.n; ++j)
+          row += static_cast<std::uint64_t>(static_cast<std::int64_t>(value_at<std::int32_t>(seeds[k], i * s.n + j)));
+        bad_rows += got[static_cast<std::size_t>(k * s.m + i)] != static_cast<std::int32_t>(static_cast<std::uint32_t>(row));
+        all += row;
+      }
+      CHECK(bad_rows == 0);
+      CHECK(total.read(static_cast<std::size_t>(k)) == static_cast<std::int32_t>(static_cast<std::uint32_t>(all)));
+    }
+    cudaStreamDestroy(stream);
+  }
 }

@@ -1,7 +1,7 @@
 // Kernel launch with an optional programmatic dependent launch (PDL): the launch may begin while
 // the kernel ahead of it in the stream drains; the kernel calls wait_for_previous_grid() before
-// its first global access. Without an explicit trigger in that kernel, the launch is released as
-// its blocks exit.
+// its first global access. tally's kernels do not release it early (griddepcontrol.launch_dependents:
+// measured slower, policies/grid.cuh), so it is released as the blocks of the kernel ahead exit.
 #pragma once
 #include <cstddef>
 

@@ -10,16 +10,20 @@
 // states of a row then meet in a shuffle tree (warp_reduce<Lanes>, which only reads lanes of the
 // same aligned group for the group's first lane), and the first lane writes the row's result.
 // Every lane of a warp reaches the shuffles: the tile loop depends on blockIdx alone, and lanes
-// without a valid row carry the identity.
+// without a valid row carry the identity. With a programmatic Launch (policies/rows.cuh) every
+// block first waits for the kernel ahead in the stream.
 #pragma once
+#include <tally/detail/launch.cuh>
 #include <tally/detail/rows_items.cuh>
 #include <tally/detail/state_words.cuh>
 #include <tally/policies/warp.cuh>
 
 namespace tally::detail {
 
-template <int Lanes, int Threads, int Rows, int Unroll, int V, class Acc, class T, class Out, class Op, class Xform>
+template <class Launch, int Lanes, int Threads, int Rows, int Unroll, int V, class Acc, class T, class Out, class Op,
+          class Xform>
 __global__ void __launch_bounds__(Threads) group_rows_kernel(const rows_args<T, Out, Xform> p, const Op op) {
+  if constexpr (Launch::programmatic) wait_for_previous_grid();  // before any global access
   using S = typename Op::template state<Acc>;
   using item_t = row_item<T, V>;
   using scalar_t = row_item<T, 1>;

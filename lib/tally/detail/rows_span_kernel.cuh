@@ -15,17 +15,20 @@
 // Barriers: the unit loop, `splits` and `last` are uniform over the block, so every thread meets
 // every __syncthreads(); the barrier after the ticket also orders the first block reduction's reads
 // of shared memory before the second one's writes, and the one ending each unit orders this unit's
-// shared-memory use (and `last`) before the next unit's.
+// shared-memory use (and `last`) before the next unit's. Launch: as in rows_group_kernel.cuh.
 #pragma once
+#include <tally/detail/launch.cuh>
 #include <tally/detail/rows_items.cuh>
 #include <tally/detail/state_words.cuh>
 
 namespace tally::detail {
 
-template <class Block, class Smem, int Threads, int Unroll, int V, class Acc, class T, class Out, class Op, class Xform>
+template <class Launch, class Block, class Smem, int Threads, int Unroll, int V, class Acc, class T, class Out, class Op,
+          class Xform>
 __global__ void __launch_bounds__(Threads)
     span_rows_kernel(const rows_args<T, Out, Xform> p, const Op op, const index_t splits, const index_t items_per_split,
                      typename Op::template state<Acc>* partials, unsigned* tickets) {
+  if constexpr (Launch::programmatic) wait_for_previous_grid();  // before any global access
   using S = typename Op::template state<Acc>;
   using item_t = row_item<T, V>;
   using scalar_t = row_item<T, 1>;
