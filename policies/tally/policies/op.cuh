@@ -114,6 +114,39 @@ TALLY_HD bool replaces_max(const V& a, const V& b) {
   else return a < b;
 }
 
+// float on sm_80 and later: min.NaN / max.NaN (one FMNMX.NAN: a NaN in gives the canonical NaN out,
+// 0x7fffffff) instead of the compare-and-select above (8 instructions an element). The sign of a
+// zero result is then set from the operands: PTX leaves min(-0, +0)'s choice of zero unstated, and
+// a zero minimum means neither operand is negative, so it is -0 exactly when either operand is
+// (for max: +0 unless both are -0). About 4 instructions an element.
+TALLY_DEVICE float float_minimum(float a, float b) {
+  float r;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  const unsigned sign = (__float_as_uint(a) | __float_as_uint(b)) & 0x80000000u;
+  return r == 0.0f ? __uint_as_float(sign) : r;
+}
+TALLY_DEVICE float float_maximum(float a, float b) {
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  const unsigned sign = __float_as_uint(a) & __float_as_uint(b) & 0x80000000u;
+  return r == 0.0f ? __uint_as_float(sign) : r;
+}
+
+template <class V>
+TALLY_HD V minimum(const V& a, const V& b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<V, float>) return float_minimum(a, b);
+#endif
+  return replaces_min(a, b) ? b : a;
+}
+template <class V>
+TALLY_HD V maximum(const V& a, const V& b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<V, float>) return float_maximum(a, b);
+#endif
+  return replaces_max(a, b) ? b : a;
+}
+
 struct value_less {
   template <class V> TALLY_HD bool operator()(const V& x, const V& y) const { return x < y; }
 };
@@ -213,7 +246,7 @@ struct min : detail::value_state {
   template <class Acc> TALLY_HD Acc identity() const { return detail::limits<Acc>::highest(); }
   template <class S>
   TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(b < a, S()) {
-    return detail::replaces_min(a, b) ? b : a;
+    return detail::minimum(a, b);
   }
   template <class Out, class S>
   TALLY_HD Out finalize(const S& s) const { return detail::finalize_extreme<Out>(*this, s); }
@@ -224,7 +257,7 @@ struct max : detail::value_state {
   template <class Acc> TALLY_HD Acc identity() const { return detail::limits<Acc>::lowest(); }
   template <class S>
   TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(a < b, S()) {
-    return detail::replaces_max(a, b) ? b : a;
+    return detail::maximum(a, b);
   }
   template <class Out, class S>
   TALLY_HD Out finalize(const S& s) const { return detail::finalize_extreme<Out>(*this, s); }
