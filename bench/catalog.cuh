@@ -34,11 +34,11 @@ algorithm make_algorithm(const char* lib, const bench_env& env) {
   return a;
 }
 
-// P without programmatic dependent launch (grid::resident), everything else the same: what PDL
-// brings to the default, measured in the same run.
-template <class P>
-using without_pdl = tally::reduce_policy<typename P::load, typename P::block, typename P::smem, P::threads,
-                                         typename P::accum, tally::grid::resident>;
+// P with another grid policy, everything else the same: what programmatic dependent launch brings
+// to the default, measured in the same run.
+template <class P, class Grid>
+using with_grid = tally::reduce_policy<typename P::load, typename P::block, typename P::smem, P::threads,
+                                       typename P::accum, Grid>;
 
 // cub first: rows are registered in catalog order, and a CUB row must run before the rows that
 // divide by its time (rows.cpp measures it on the spot if a filter removed it).
@@ -48,8 +48,10 @@ void add_libraries(catalog& c, const bench_env& env) {
   c.push_back(make_algorithm<thrust_runner<T, Op>, T, Op>("thrust", env));
   c.back().waits_each_call = true;
   c.push_back(make_algorithm<tally_runner<tally::default_policy<T, Op>, T, Op>, T, Op>("tally_default", env));
+  using P = tally::default_policy<T, Op>;
   if constexpr (std::is_same_v<Op, tally::op::sum>)
-    c.push_back(make_algorithm<tally_runner<without_pdl<tally::default_policy<T, Op>>, T, Op>, T, Op>("tally_no_pdl", env));
+    c.push_back(make_algorithm<tally_runner<with_grid<P, tally::grid::resident>, T, Op>, T, Op>("tally_no_pdl", env));
+
 }
 
 // tally_default with the compensated accumulator (accum::kahan) and nothing else changed: its
