@@ -47,11 +47,10 @@ void add_libraries(catalog& c, const bench_env& env) {
   c.push_back(make_algorithm<cub_runner<T, Op>, T, Op>("cub", env));
   c.push_back(make_algorithm<thrust_runner<T, Op>, T, Op>("thrust", env));
   c.back().waits_each_call = true;
-  c.push_back(make_algorithm<tally_runner<tally::default_policy<T, Op>, T, Op>, T, Op>("tally_default", env));
   using P = tally::default_policy<T, Op>;
+  c.push_back(make_algorithm<tally_runner<P, T, Op>, T, Op>("tally_default", env));
   if constexpr (std::is_same_v<Op, tally::op::sum>)
     c.push_back(make_algorithm<tally_runner<with_grid<P, tally::grid::resident>, T, Op>, T, Op>("tally_no_pdl", env));
-
 }
 
 // tally_default with the compensated accumulator (accum::kahan) and nothing else changed: its

@@ -180,11 +180,8 @@ class reducer {
 
   template <class Load, class In, class Lift, class Finish>
   void launch(index_t blocks, cudaStream_t stream, const In* in, index_t n, Lift lift, Finish finish) const {
-    const bool programmatic = programmatic_ && !detail::is_capturing(stream, where);
-    detail::check_cuda(detail::launch_kernel(kernel<Load, In, Lift, Finish>(), static_cast<unsigned>(blocks), P::threads,
-                                             P::template dynamic_smem_bytes<state_type>, stream,
-                                             programmatic, in, n, op_, lift, finish),
-                       where, "kernel launch");
+    detail::queue_kernel(kernel<Load, In, Lift, Finish>(), blocks, P::threads, P::template dynamic_smem_bytes<state_type>,
+                         stream, programmatic_, where, in, n, op_, lift, finish);
   }
 
   // Occupancy of the first-pass kernel; the occupancy API answers for the current device, which

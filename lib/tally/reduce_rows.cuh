@@ -250,27 +250,17 @@ class rows_reducer {
     }
   }
 
-  // Queues kernel with the policy's launch (plain while the stream is being captured).
-  template <class Kernel, class... Args>
-  void launch(Kernel kernel, index_t blocks, int threads, std::size_t smem_bytes, cudaStream_t stream,
-              Args... args) const {
-    const bool programmatic = programmatic_ && !detail::is_capturing(stream, where);
-    detail::check_cuda(detail::launch_kernel(kernel, static_cast<unsigned>(blocks), static_cast<unsigned>(threads),
-                                             smem_bytes, stream, programmatic, args...),
-                       where, "kernel launch");
-  }
-
   template <int V, int Lanes, int Threads, class T2, class Out, class Xform>
   void launch_group(const rows_plan& p, const detail::rows_args<T2, Out, Xform>& args, cudaStream_t stream) const {
     constexpr int R = detail::rows_unroll;
     using L = launch_policy;
     if (Lanes == 32 && p.rows_in_flight == 1) {
       if constexpr (Lanes == 32)
-        launch(&detail::group_rows_kernel<L, Lanes, Threads, 1, R, V, accum_type, T2, Out, Op, Xform>, p.blocks, Threads, 0,
-               stream, args, op_);
+        detail::queue_kernel(&detail::group_rows_kernel<L, Lanes, Threads, 1, R, V, accum_type, T2, Out, Op, Xform>, p.blocks,
+                             Threads, 0, stream, programmatic_, where, args, op_);
     } else {
-      launch(&detail::group_rows_kernel<L, Lanes, Threads, R, 1, V, accum_type, T2, Out, Op, Xform>, p.blocks, Threads, 0,
-             stream, args, op_);
+      detail::queue_kernel(&detail::group_rows_kernel<L, Lanes, Threads, R, 1, V, accum_type, T2, Out, Op, Xform>, p.blocks,
+                           Threads, 0, stream, programmatic_, where, args, op_);
     }
   }
 
@@ -288,8 +278,8 @@ class rows_reducer {
     auto* base = static_cast<unsigned char*>(workspace);
     state_type* partials = p.splits > 1 ? reinterpret_cast<state_type*>(base + p.partials_offset()) : nullptr;
     unsigned* tickets = p.splits > 1 ? reinterpret_cast<unsigned*>(base) : nullptr;
-    launch(span_kernel<V, Out, Xform>(), p.blocks, span_threads, span_dynamic_smem, stream, args, op_, p.splits,
-           p.items_per_split, partials, tickets);
+    detail::queue_kernel(span_kernel<V, Out, Xform>(), p.blocks, span_threads, span_dynamic_smem, stream, programmatic_, where,
+                         args, op_, p.splits, p.items_per_split, partials, tickets);
   }
 
   // Occupancy of the span kernel (the vectorized, plain-output instantiation stands for all: they

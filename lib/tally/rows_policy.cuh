@@ -1,6 +1,7 @@
 // rows_policy: a row strategy and a launch (policies/rows.cuh) and an accumulator
-// (policies/accum.cuh), the composition reduce_rows and matvec take. A bare strategy is accepted where a rows_policy is
-// expected: reduce_rows<rows::warp_per_row>(...) means rows_policy<rows::warp_per_row>.
+// (policies/accum.cuh), the composition reduce_rows and matvec take. A bare strategy is accepted
+// where a rows_policy is expected: reduce_rows<rows::warp_per_row>(...) means
+// rows_policy<rows::warp_per_row>.
 //
 // default_rows_policy<T, Op> picks the strategy by shape at every call. Sums accumulate in T
 // (float sums in float, as cuBLAS's sgemv and CUB do), except 16-bit floats, which accumulate in

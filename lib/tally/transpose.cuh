@@ -18,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <tally/detail/launch.cuh>
 #include <tally/detail/transpose_kernel.cuh>
 #include <tally/error.hpp>
 #include <tally/transpose_policy.cuh>
@@ -80,9 +81,8 @@ template <class P, class T, int V>
 void launch_transpose(const transpose_plan& p, const T* in, T* out, cudaStream_t stream) {
   for (index_t first = 0; first < p.tiles; first += max_transpose_blocks) {
     const index_t blocks = p.tiles - first < max_transpose_blocks ? p.tiles - first : max_transpose_blocks;
-    transpose_kernel<P, T, V><<<static_cast<unsigned>(blocks), P::threads, P::template dynamic_smem_bytes<T>, stream>>>(
-        in, out, p.rows, p.cols, p.tile_rows, p.tile_cols, first);
-    check_cuda(cudaGetLastError(), "tally::transpose", "kernel launch");
+    queue_kernel(&transpose_kernel<P, T, V>, blocks, P::threads, P::template dynamic_smem_bytes<T>, stream,
+                 /*programmatic=*/false, "tally::transpose", in, out, p.rows, p.cols, p.tile_rows, p.tile_cols, first);
   }
 }
 

@@ -82,8 +82,8 @@ using swizzled_64_v16_band32 = transpose_policy<smem::swizzled, 64, 256, 16, til
 // The composition tally::transpose uses unless told otherwise: 16-byte accesses and a swizzled
 // 64 x 64 tile, 256 threads with 64 bytes in flight each (16 floats, 8 doubles). Measured on an
 // H200 (bench/results/NVIDIA_H200_transpose*): for 8-byte types the tiles go in bands of 32 tile
-// rows, which took double 16384^2 (128 KiB rows) from 88.4 to 93.0 % of a copy and left 8192^2
-// level (95.6 %); for 2- and 4-byte types the order made no difference (within 0.5 %) and stays
+// rows, which took double 16384^2 (128 KiB rows) from 88.5 to 92.5 % of a copy and left 8192^2
+// level (96.0 %); for 2- and 4-byte types the order made no difference (within 0.5 %) and stays
 // row-major.
 template <class T>
 using default_transpose_policy =

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <tally/error.hpp>
+#include <tally/types.hpp>
 
 namespace tally::detail {
 
@@ -46,6 +47,17 @@ cudaError_t launch_kernel(void (*kernel)(Params...), unsigned blocks, unsigned t
   config.attrs = &attribute;
   config.numAttrs = 1;
   return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+}
+
+// What tally's entry points queue with: PDL when the policy asks for it (programmatic) and the
+// stream is not being captured; a failed launch throws tally::error naming `where`.
+template <class... Params, class... Args>
+void queue_kernel(void (*kernel)(Params...), index_t blocks, int threads, std::size_t smem_bytes, cudaStream_t stream,
+                  bool programmatic, const char* where, Args... args) {
+  const bool pdl = programmatic && !is_capturing(stream, where);
+  check_cuda(launch_kernel(kernel, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), smem_bytes, stream, pdl,
+                           args...),
+             where, "kernel launch");
 }
 
 }  // namespace tally::detail
