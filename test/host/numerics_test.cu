@@ -141,6 +141,69 @@ TEST_CASE("arg_min / arg_max: append equals the general combine when b follows a
     }
   CHECK(pairs == 64);
 }
+// lift_run(v, i), how load::vector lifts a 16-byte chunk for arg_min / arg_max, must give the state
+// of lifting v[0] and appending the others: every 4-tuple of special and ordinary floats (NaNs of
+// both signs, infinities, both zeros, ties), compared bit for bit.
+template <class Op>
+void check_lift_run_float(Op op) {
+  using A = arg<float>;
+  const std::vector<float> values{nan_f, -nan_f, -inf, -1.5f, -0.0f, 0.0f, 1.5f, inf};
+  int runs = 0;
+  for (const float a : values)
+    for (const float b : values)
+      for (const float c : values)
+        for (const float d : values) {
+          const float v[4] = {a, b, c, d};
+          A chain = op.template lift<float>(v[0], 40);
+          for (int e = 1; e < 4; ++e) chain = op.append(chain, op.template lift<float>(v[e], 40 + e));
+          const A run = op.template lift_run<float>(v, 40);
+          CAPTURE(a);
+          CAPTURE(b);
+          CAPTURE(c);
+          CAPTURE(d);
+          REQUIRE(run.index == chain.index);
+          REQUIRE(bits(run.value) == bits(chain.value));
+          ++runs;
+        }
+  CHECK(runs == 4096);
+}
+
+TEST_CASE("arg_min / arg_max: lift_run equals lift and appends, float") {
+  check_lift_run_float(op::arg_min{});
+  check_lift_run_float(op::arg_max{});
+}
+
+// The same for the other widths a 16-byte chunk holds: 2 doubles, 4 int32, 8 __half (random runs
+// drawn from a few values, so that ties and NaNs are common).
+template <class T, int E, class Op, class Draw>
+void check_lift_run_random(Op op, Draw draw) {
+  std::mt19937 rng(20261123);
+  for (int trial = 0; trial < 20000; ++trial) {
+    T v[E];
+    for (T& x : v) x = draw(rng);
+    arg<T> chain = op.template lift<T>(v[0], 7);
+    for (int e = 1; e < E; ++e) chain = op.append(chain, op.template lift<T>(v[e], 7 + e));
+    const arg<T> run = op.template lift_run<T>(v, 7);
+    REQUIRE(run.index == chain.index);
+    REQUIRE(std::memcmp(&run.value, &chain.value, sizeof(T)) == 0);
+  }
+}
+
+TEST_CASE("arg_min / arg_max: lift_run equals lift and appends, double, int32 and __half") {
+  const std::vector<double> d{std::nan(""), -0.0, 0.0, -2.0, 3.0, std::numeric_limits<double>::infinity()};
+  auto draw_d = [&](std::mt19937& r) { return d[r() % d.size()]; };
+  check_lift_run_random<double, 2>(op::arg_min{}, draw_d);
+  check_lift_run_random<double, 2>(op::arg_max{}, draw_d);
+  auto draw_i = [](std::mt19937& r) { return static_cast<std::int32_t>(r() % 5) - 2; };
+  check_lift_run_random<std::int32_t, 4>(op::arg_min{}, draw_i);
+  check_lift_run_random<std::int32_t, 4>(op::arg_max{}, draw_i);
+  const std::vector<__half> h{__half(__half_raw{0x7E00}), __half(__half_raw{0x8000}), __half(__half_raw{0x0000}),
+                              __float2half(-1.0f), __float2half(2.0f)};
+  auto draw_h = [&](std::mt19937& r) { return h[r() % h.size()]; };
+  check_lift_run_random<__half, 8>(op::arg_min{}, draw_h);
+  check_lift_run_random<__half, 8>(op::arg_max{}, draw_h);
+}
+
 TEST_CASE("sum: IEEE special values") {
   CHECK(std::isnan(op::sum{}(inf, -inf)));
   CHECK(op::sum{}(inf, 1.0f) == inf);

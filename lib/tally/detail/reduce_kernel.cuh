@@ -7,6 +7,7 @@
 // every case; only the input type, the lift and the finish differ.
 #pragma once
 #include <type_traits>
+#include <utility>
 
 #include <tally/policies/config.cuh>
 #include <tally/policies/load.cuh>
@@ -21,6 +22,13 @@ struct lift_element {
   Op op;
   template <class T>
   TALLY_DEVICE auto operator()(const T& x, index_t i) const { return op.template lift<Acc>(x, i); }
+  // E consecutive elements at once, where the operator can (lift_run: arg_min, arg_max).
+  // (O = Op makes the member lookup depend on this template, so that it is SFINAE, not an error.)
+  template <class T, int E, class O = Op>
+  TALLY_DEVICE auto run(const T (&v)[E], index_t first) const
+      -> decltype(std::declval<const O&>().template lift_run<Acc>(v, first)) {
+    return static_cast<const O&>(op).template lift_run<Acc>(v, first);
+  }
 };
 
 // Pass 2 lift: partials already are states.

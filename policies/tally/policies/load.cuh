@@ -70,6 +70,15 @@ template <class Op, class S>
 struct has_append<Op, S, std::void_t<decltype(std::declval<const Op&>().append(std::declval<const S&>(), std::declval<const S&>()))>>
     : std::true_type {};
 
+// Whether Lift lifts a run of E consecutive elements in one call, lift.run(v, first) (the element
+// lift of an operator with lift_run: arg_min, arg_max).
+template <class Lift, class T, int E, class = void>
+struct has_lift_run : std::false_type {};
+template <class Lift, class T, int E>
+struct has_lift_run<Lift, T, E,
+                    std::void_t<decltype(std::declval<const Lift&>().run(std::declval<const T (&)[E]>(), index_t{}))>>
+    : std::true_type {};
+
 }  // namespace detail
 
 template <int K>
@@ -120,7 +129,9 @@ struct vector {
           reinterpret_cast<const chunk<T>*>(in + head), chunks, acc,
           [&](const S& a, const chunk<T>& c, index_t j) {
             const index_t first = head + j * E;
-            if constexpr (detail::has_append<Op, S>::value) {
+            if constexpr (detail::has_lift_run<Lift, T, E>::value) {
+              return op(a, lift.run(c.v, first));  // the chunk lifted as one state, then combined
+            } else if constexpr (detail::has_append<Op, S>::value) {
               // The chunk's elements first (consecutive indices: append needs no index comparison),
               // then the chunk against the running state: a fixed order, the same result.
               S r = lift(c.v[0], first);

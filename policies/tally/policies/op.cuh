@@ -9,6 +9,9 @@
 //   append(a, b)          optional: a combined with b where b follows a in index order (every index
 //                         of b above every index of a, and a not the identity); load::vector folds
 //                         a 16-byte chunk with it. arg_min / arg_max skip the index comparison there.
+//   lift_run<Acc>(v, i)   optional: the state of the consecutive elements v[0..E) at indices i, i + 1,
+//                         ...; load::vector lifts a 16-byte chunk with it where present (arg_min /
+//                         arg_max: the run's extreme first, then its first index).
 //
 // sum, min, max and any user functor (make_op) carry the value alone; arg_min and arg_max carry the
 // value and its 64-bit index, and the lowest index wins ties, so the result never depends on the
@@ -147,6 +150,32 @@ TALLY_HD V maximum(const V& a, const V& b) {
   return replaces_max(a, b) ? b : a;
 }
 
+// The extreme of a and b for locating an arg_min / arg_max: a NaN in gives a NaN out, and of two
+// equal zeros either may come back (arg_min / arg_max treat them as equal values). float on sm_80
+// and later: one min.NaN / max.NaN, without minimum()'s fix of the zero's sign.
+template <class V>
+TALLY_HD V nan_min(const V& a, const V& b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<V, float>) {
+    float r;
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+  }
+#endif
+  return replaces_min(a, b) ? b : a;
+}
+template <class V>
+TALLY_HD V nan_max(const V& a, const V& b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<V, float>) {
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+  }
+#endif
+  return replaces_max(a, b) ? b : a;
+}
+
 struct value_less {
   template <class V> TALLY_HD bool operator()(const V& x, const V& y) const { return x < y; }
 };
@@ -215,6 +244,28 @@ struct index_state {
   template <class Acc> using state = arg<Acc>;
   template <class Acc, class T>
   TALLY_HD arg<Acc> lift(const T& x, index_t i) const { return {static_cast<Acc>(x), i}; }
+  // The state of E consecutive elements v[0], v[1], ... at indices first, first + 1, ...: the same
+  // as lifting the first and appending the others, for fewer instructions (load::vector lifts a
+  // 16-byte chunk with it). First the run's extreme m (a NaN if the run holds one), then the first
+  // element equal to m or, when m is a NaN, the first NaN: with no NaN in the run no element is a
+  // NaN, and with one none equals m. Float arg_min: 3 min.NaN and about 12 predicates and selects
+  // for 4 elements, where 3 appends took about 30 instructions.
+  template <class Acc, class T, int E>
+  TALLY_HD arg<Acc> lift_run(const T (&v)[E], index_t first) const {
+    T m = v[0];
+    TALLY_UNROLL
+    for (int e = 1; e < E; ++e) m = Op::run_extreme(m, v[e]);
+    int k = E - 1;
+    T x = v[E - 1];
+    TALLY_UNROLL
+    for (int e = E - 2; e >= 0; --e) {
+      if ((v[e] == m) | is_nan(v[e])) {  // no branch: two selects
+        k = e;
+        x = v[e];
+      }
+    }
+    return {static_cast<Acc>(x), first + k};
+  }
   template <class Out, class S>
   TALLY_HD Out finalize(const S& s) const {
     static_assert(is_arg<Out>::value,
@@ -275,6 +326,7 @@ struct arg_min : detail::index_state<arg_min> {
   TALLY_HD arg<V> append(const arg<V>& a, const arg<V>& b) const {
     return detail::follower_replaces_arg(a, b, detail::value_less{}) ? b : a;
   }
+  template <class V> TALLY_HD static V run_extreme(const V& a, const V& b) { return detail::nan_min(a, b); }
 };
 
 struct arg_max : detail::index_state<arg_max> {
@@ -288,6 +340,7 @@ struct arg_max : detail::index_state<arg_max> {
   TALLY_HD arg<V> append(const arg<V>& a, const arg<V>& b) const {
     return detail::follower_replaces_arg(a, b, detail::value_greater{}) ? b : a;
   }
+  template <class V> TALLY_HD static V run_extreme(const V& a, const V& b) { return detail::nan_max(a, b); }
 };
 
 // Any associative functor F with an identity value: make_op(f, identity).
