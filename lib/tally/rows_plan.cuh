@@ -8,9 +8,11 @@
 //
 // The default (rows::by_shape), with W = resident warps on the device (SMs x warps per SM) and
 // C = SMs x resident blocks of the span kernel:
-//   row_items <= 32          group of pow2ceil(row_items) lanes per row (1 lane: thread_per_row;
-//                            2..16: sub-warp; 32: warp), 4 rows in flight per group: one 16-byte
-//                            load per lane and row, and a warp reads whole consecutive rows.
+//   row_items <= 4           thread_per_row: one lane reads a row's items in turn, 4 rows in flight
+//                            (no shuffles, fewer registers than a sub-warp: more warps resident)
+//   row_items <= 32          group of pow2ceil(row_items) lanes per row (2..16: sub-warp; 32: warp),
+//                            4 rows in flight per group: one 16-byte load per lane and row (two past
+//                            16 items), and a warp reads whole consecutive rows.
 //                            Not vectorized (the fallback), only 8 lanes (N <= 8) or 32: fewer
 //                            kernels to compile for a path that is not the fast one anyway
 //   row_items <= 128         warp_per_row, 4 rows in flight
@@ -78,6 +80,10 @@ struct rows_plan {
 namespace detail {
 
 inline constexpr int rows_unroll = 4;              // loads in flight per lane
+inline constexpr index_t thread_row_items = 4;     // up to here one lane a row (rows of <= 64 bytes): on an
+                                                   // H200, 2^22 x 8 double read 91.7 % of the ceiling with
+                                                   // one lane, 84.7 % with 4 (79 registers, 3 blocks an SM);
+                                                   // float 94.4 % with one, 92.1 % with 2
 inline constexpr index_t short_row_items = 32;     // up to here: at most 16 lanes, one or two items each
 inline constexpr int short_row_lanes = 16;         // 17-32 items: 2 a lane (2^20 x 64 doubles: 10 % faster
                                                    // than a warp a row on an H200: half the shuffle levels)
@@ -145,7 +151,9 @@ constexpr rows_plan plan_rows(index_t m, index_t n, index_t ld, bool aligned16, 
     const index_t resident_warps = index_t{d.sm_count} * d.warps_per_sm;
     if (row_items <= detail::short_row_items) {
       const int lanes = detail::pow2_at_least(row_items);
-      const int vector_lanes = lanes < detail::short_row_lanes ? lanes : detail::short_row_lanes;
+      const int vector_lanes = row_items <= detail::thread_row_items ? 1
+                               : lanes < detail::short_row_lanes   ? lanes
+                                                                   : detail::short_row_lanes;
       detail::plan_group(p, p.vectorized ? vector_lanes : lanes <= 8 ? 8 : 32, Strategy::threads);
     } else if (row_items <= detail::long_row_items || m >= resident_warps) {
       detail::plan_group(p, 32, Strategy::threads);

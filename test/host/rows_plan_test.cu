@@ -24,9 +24,9 @@ TEST_CASE("rows plan: the benchmark shapes (float, aligned)") {
   const rows_plan tiny = plan(4 * k * k, 8);  // (2^22, 8): 2 items per row
   CHECK(tiny.vectorized);
   CHECK(tiny.items == 2);
-  CHECK(tiny.strategy() == "sub_warp_per_row<2>");
+  CHECK(tiny.strategy() == "thread_per_row");
   CHECK(tiny.rows_in_flight == 4);
-  CHECK(tiny.blocks == 4 * k * k / (4 * 128));
+  CHECK(tiny.blocks == 4 * k * k / (4 * 256));
 
   CHECK(plan(k * k, 64).strategy() == "sub_warp_per_row<16>");
   const rows_plan medium = plan(64 * k, 1000);  // 250 items: long rows, many of them
@@ -47,12 +47,14 @@ TEST_CASE("rows plan: the benchmark shapes (float, aligned)") {
   CHECK(three.workspace_bytes(sizeof(float)) == 16 + 3 * 352 * sizeof(float));
 }
 
-TEST_CASE("rows plan: short rows get one lane per 16-byte item, two past 16 items") {
+TEST_CASE("rows plan: short rows get one lane up to 4 items, then one per 16-byte item, two past 16 items") {
   CHECK(plan(1000, 1).strategy() == "thread_per_row");
   CHECK(plan(1000, 4).strategy() == "thread_per_row");
-  CHECK(plan(1000, 5).strategy() == "sub_warp_per_row<2>");  // one item and a tail element
+  CHECK(plan(1000, 5).strategy() == "thread_per_row");  // one item and a tail element
   CHECK(plan(1000, 5).tail_begin == 4);
-  CHECK(plan(1000, 16).strategy() == "sub_warp_per_row<4>");
+  CHECK(plan(1000, 16).strategy() == "thread_per_row");     // 4 items
+  CHECK(plan(1000, 17).strategy() == "sub_warp_per_row<8>");  // 4 items and a tail element
+  CHECK(plan(1000, 20).strategy() == "sub_warp_per_row<8>");  // 5 items
   CHECK(plan(1000, 31).strategy() == "sub_warp_per_row<8>");
   CHECK(plan(1000, 33).strategy() == "sub_warp_per_row<16>");
   CHECK(plan(1000, 65).strategy() == "sub_warp_per_row<16>");  // 16 items and a tail element
@@ -61,7 +63,8 @@ TEST_CASE("rows plan: short rows get one lane per 16-byte item, two past 16 item
   CHECK(plan(1000, 132).strategy() == "warp_per_row");          // 33 items
   CHECK(plan<rows::by_shape, double>(k * k, 64).strategy() == "sub_warp_per_row<16>");
   CHECK(plan(10, 512).rows_in_flight == 4);  // 128 items
-  CHECK(plan<rows::by_shape, double>(4 * k * k, 8).strategy() == "sub_warp_per_row<4>");
+  CHECK(plan<rows::by_shape, double>(4 * k * k, 8).strategy() == "thread_per_row");  // 4 items
+  CHECK(plan<rows::by_shape, double>(4 * k * k, 10).strategy() == "sub_warp_per_row<8>");  // 5 items
   CHECK(plan<rows::by_shape, double>(4 * k * k, 8).item_elems == 2);
 }
 

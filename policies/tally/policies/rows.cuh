@@ -5,7 +5,7 @@
 //                                  read consecutive bytes whenever rows are contiguous, and the
 //                                  group's states combine with a segmented shuffle tree. Several
 //                                  rows are in flight per group (four loads per lane) for short rows.
-//     thread_per_row                 group_per_row<1>: each thread owns whole rows (N <= 4 floats)
+//     thread_per_row                 group_per_row<1>: each thread owns whole rows (by_shape: up to 64 bytes)
 //     sub_warp_per_row<Lanes>        2..16 lanes per row (rows of 32 to 256 bytes)
 //     warp_per_row                   group_per_row<32>: the seeds' design, with shuffles
 //   block_per_row<Threads, Block, Smem>   one block per row, combined by a block policy (block.cuh)
