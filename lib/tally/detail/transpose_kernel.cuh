@@ -29,14 +29,6 @@
 #include <tally/policies/smem.cuh>
 #include <tally/policies/tile_order.cuh>
 
-// `#pragma unroll` for the device pass only: the host compiler, which also compiles these
-// host-device functions (for the tests), does not know the pragma.
-#ifdef __CUDA_ARCH__
-#define TALLY_TRANSPOSE_UNROLL _Pragma("unroll")
-#else
-#define TALLY_TRANSPOSE_UNROLL
-#endif
-
 namespace tally::detail {
 
 // V elements moved by one access.
@@ -150,7 +142,7 @@ struct transpose_tile {
     if constexpr (V > 1 && Map::rows_keep_vectors) {
       store_shared(&tile(r, c), x);
     } else {
-TALLY_TRANSPOSE_UNROLL
+TALLY_UNROLL
       for (int k = 0; k < V; ++k) tile(r, c + k) = x.v[k];
     }
   }
@@ -169,10 +161,10 @@ TALLY_TRANSPOSE_UNROLL
 #ifndef __CUDA_ARCH__
     std::memset(static_cast<void*>(x), 0, sizeof(x));  // host emulation: quiets -Wmaybe-uninitialized
 #endif
-TALLY_TRANSPOSE_UNROLL
+TALLY_UNROLL
     for (int p = 0; p < map::passes; ++p)
       if (col_in && p * map::rows_per_pass < rows_left) x[p] = load_global<vec_t>(src + p * step);
-TALLY_TRANSPOSE_UNROLL
+TALLY_UNROLL
     for (int p = 0; p < map::passes; ++p)
       if (col_in && p * map::rows_per_pass < rows_left) store_tile_row(tile, r + p * map::rows_per_pass, c, x[p]);
   }
@@ -186,11 +178,11 @@ TALLY_TRANSPOSE_UNROLL
     const index_t step = index_t{map::rows_per_pass} * rows;
     const index_t rows_left = cols - o.col - r;
     const bool col_in = o.row + c < rows;
-TALLY_TRANSPOSE_UNROLL
+TALLY_UNROLL
     for (int p = 0; p < map::passes; ++p) {
       if (col_in && p * map::rows_per_pass < rows_left) {
         vec_t y;
-TALLY_TRANSPOSE_UNROLL
+TALLY_UNROLL
         for (int k = 0; k < V; ++k) y.v[k] = tile(c + k, r + p * map::rows_per_pass);
         store_global(dst + p * step, y);
       }
@@ -201,12 +193,12 @@ TALLY_TRANSPOSE_UNROLL
   TALLY_HD static void copy_direct(const T* __restrict__ in, T* __restrict__ out, index_t rows, index_t cols,
                                    tile_origin o, unsigned t) {
     const int c = map::col(t);
-TALLY_TRANSPOSE_UNROLL
+TALLY_UNROLL
     for (int p = 0; p < map::passes; ++p) {
       const int r = map::row(t, p);
       if (o.row + r < rows && o.col + c < cols) {
         const vec_t x = load_global<vec_t>(in + (o.row + r) * cols + o.col + c);
-TALLY_TRANSPOSE_UNROLL
+TALLY_UNROLL
         for (int k = 0; k < V; ++k) store_global(out + (o.col + c + k) * rows + o.row + r, x.v[k]);
       }
     }
