@@ -117,42 +117,10 @@ TALLY_HD bool replaces_max(const V& a, const V& b) {
   else return a < b;
 }
 
-// float on sm_80 and later: min.NaN / max.NaN (one FMNMX.NAN: a NaN in gives the canonical NaN out,
-// 0x7fffffff) instead of the compare-and-select above (8 instructions an element). The sign of a
-// zero result is then set from the operands: PTX leaves min(-0, +0)'s choice of zero unstated, and
-// a zero minimum means neither operand is negative, so it is -0 exactly when either operand is
-// (for max: +0 unless both are -0). About 4 instructions an element.
-TALLY_DEVICE float float_minimum(float a, float b) {
-  float r;
-  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-  const unsigned sign = (__float_as_uint(a) | __float_as_uint(b)) & 0x80000000u;
-  return r == 0.0f ? __uint_as_float(sign) : r;
-}
-TALLY_DEVICE float float_maximum(float a, float b) {
-  float r;
-  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-  const unsigned sign = __float_as_uint(a) & __float_as_uint(b) & 0x80000000u;
-  return r == 0.0f ? __uint_as_float(sign) : r;
-}
-
-template <class V>
-TALLY_HD V minimum(const V& a, const V& b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (std::is_same_v<V, float>) return float_minimum(a, b);
-#endif
-  return replaces_min(a, b) ? b : a;
-}
-template <class V>
-TALLY_HD V maximum(const V& a, const V& b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (std::is_same_v<V, float>) return float_maximum(a, b);
-#endif
-  return replaces_max(a, b) ? b : a;
-}
-
-// The extreme of a and b for locating an arg_min / arg_max: a NaN in gives a NaN out, and of two
-// equal zeros either may come back (arg_min / arg_max treat them as equal values). float on sm_80
-// and later: one min.NaN / max.NaN, without minimum()'s fix of the zero's sign.
+// The smaller (larger) of a and b with a NaN in giving a NaN out; of two equal zeros either may
+// come back. This is what arg_min / arg_max need (they treat -0 and +0 as equal values). float on
+// sm_80 and later: one min.NaN / max.NaN (FMNMX.NAN; a NaN in gives the canonical NaN out,
+// 0x7fffffff) instead of the compare-and-select (8 instructions an element).
 template <class V>
 TALLY_HD V nan_min(const V& a, const V& b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -174,6 +142,30 @@ TALLY_HD V nan_max(const V& a, const V& b) {
   }
 #endif
   return replaces_max(a, b) ? b : a;
+}
+
+// IEEE 754-2019 minimum / maximum (-0 < +0): nan_min / nan_max, and on float on sm_80 and later
+// the sign of a zero result set from the operands, since PTX leaves min.NaN(-0, +0)'s choice of
+// zero unstated. A zero minimum means neither operand is negative, so it is -0 exactly when either
+// operand is (for max: +0 unless both are -0). About 4 instructions an element. Elsewhere
+// replaces_min / replaces_max already order the zeros.
+template <class V>
+TALLY_HD V minimum(const V& a, const V& b) {
+  const V r = nan_min(a, b);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<V, float>)
+    return r == 0.0f ? __uint_as_float((__float_as_uint(a) | __float_as_uint(b)) & 0x80000000u) : r;
+#endif
+  return r;
+}
+template <class V>
+TALLY_HD V maximum(const V& a, const V& b) {
+  const V r = nan_max(a, b);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<V, float>)
+    return r == 0.0f ? __uint_as_float(__float_as_uint(a) & __float_as_uint(b) & 0x80000000u) : r;
+#endif
+  return r;
 }
 
 struct value_less {
