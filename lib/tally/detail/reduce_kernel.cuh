@@ -13,6 +13,7 @@
 #include <tally/policies/load.cuh>
 #include <tally/detail/launch.cuh>
 #include <tally/detail/state_words.cuh>
+#include <tally/detail/ticket.cuh>
 
 namespace tally::detail {
 
@@ -70,9 +71,7 @@ struct last_block_combines {
     __shared__ bool last;
     if (threadIdx.x == 0) {
       store_words(partials + blockIdx.x, total);
-      __threadfence();  // the partial is visible device-wide before the ticket is
-      last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-      if (last) __threadfence();  // and every other block's partial is visible to this block
+      last = take_last_ticket(ticket, gridDim.x);
     }
     __syncthreads();
     if (!last) return;  // uniform across the block

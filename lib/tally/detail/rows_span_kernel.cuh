@@ -20,6 +20,7 @@
 #include <tally/detail/launch.cuh>
 #include <tally/detail/rows_items.cuh>
 #include <tally/detail/state_words.cuh>
+#include <tally/detail/ticket.cuh>
 
 namespace tally::detail {
 
@@ -65,9 +66,7 @@ __global__ void __launch_bounds__(Threads)
     } else {
       if (tid == 0) {
         store_words(partials + u, acc);
-        __threadfence();  // the partial is visible device-wide before the ticket is
-        last = atomicAdd(tickets + r, 1u) == static_cast<unsigned>(splits - 1);
-        if (last) __threadfence();  // and the row's other partials are visible to this block
+        last = take_last_ticket(tickets + r, static_cast<unsigned>(splits));
       }
       __syncthreads();
       if (last) {
