@@ -13,7 +13,7 @@
 #include <tally/policies/load.cuh>
 #include <tally/detail/launch.cuh>
 #include <tally/detail/state_words.cuh>
-#include <tally/detail/ticket.cuh>
+#include <tally/detail/last_block.cuh>
 
 namespace tally::detail {
 
@@ -75,8 +75,7 @@ struct last_block_combines {
     }
     __syncthreads();
     if (!last) return;  // uniform across the block
-    S v = op.template identity<Acc>();
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += P::threads) v = op(v, load_from_l2(partials + i));
+    S v = fold_partials<P::threads>(partials, gridDim.x, op.template identity<Acc>(), op);
     v = P::block::template reduce<P::threads>(v, smem, op);
     if (threadIdx.x == 0) {
       store_words(out, op.template finalize<Out>(v));

@@ -20,7 +20,7 @@
 #include <tally/detail/launch.cuh>
 #include <tally/detail/rows_items.cuh>
 #include <tally/detail/state_words.cuh>
-#include <tally/detail/ticket.cuh>
+#include <tally/detail/last_block.cuh>
 
 namespace tally::detail {
 
@@ -70,8 +70,7 @@ __global__ void __launch_bounds__(Threads)
       }
       __syncthreads();
       if (last) {
-        S v = op.template identity<Acc>();
-        for (index_t i = tid; i < splits; i += Threads) v = op(v, load_from_l2(partials + r * splits + i));
+        S v = fold_partials<Threads>(partials + r * splits, static_cast<unsigned>(splits), op.template identity<Acc>(), op);
         v = Block::template reduce<Threads>(v, smem, op);
         if (tid == 0) {
           store_words(p.out + r, op.template finalize<Out>(v));

@@ -10,7 +10,8 @@
 //             resident. Blocks do not release the next launch early (griddepcontrol.launch_dependents);
 //             it is released as they exit. Releasing it right after the wait measured 1-3 % slower
 //             back to back at 2^20-2^24 on an H200 (all five targets' type/op pairs; an earlier
-//             release after the last load cost arg_min 5-11 % at >= 2^24).
+//             release after the last load cost arg_min 5-11 % at >= 2^24; a release by the last
+//             block once it holds the last ticket, before it combines, changed nothing).
 //   per_tile  one block per tile, as in the seed articles: the grid and the partials grow with n,
 //             and a second launch combines the partials.
 #pragma once
