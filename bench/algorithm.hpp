@@ -23,13 +23,15 @@ struct host_result {
 struct algorithm {
   std::string type;  // "float", "int32", "double"
   std::string op;    // "sum", "min", "arg_min"
-  std::string lib;   // "cub", "thrust", "tally_default", "tally_kahan" (float, double sum), "ladder_<rung>"
+  std::string lib;   // "cub", "thrust", "tally_default", "tally_kahan" (float, double sum), "ladder_<rung>",
+                     // "read_floor" (sum; reads the input and reduces nothing, read_floor.hpp)
   std::size_t element_bytes = 0;
   bool waits_each_call = false;  // Thrust: every call returns its result to the host
   // Allocates what reductions of n elements need (workspace, output), outside any timing, and
   // returns the call; the launcher owns those allocations.
   std::function<launcher(std::int64_t n)> prepare;
-  // Reduces slice 0 of n elements once, waits, and returns the result.
+  // Reduces slice 0 of n elements once, waits, and returns the result; empty for a reference row
+  // that reduces nothing (read_floor.hpp).
   std::function<host_result(std::int64_t n)> result;
 
   bool is_cub() const { return lib == "cub"; }

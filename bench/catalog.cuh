@@ -10,6 +10,7 @@
 #include "algorithm.hpp"
 #include "cub_runner.cuh"
 #include "env.hpp"
+#include "read_floor.hpp"
 #include "tally_runner.cuh"
 #include "thrust_runner.cuh"
 
@@ -49,8 +50,11 @@ void add_libraries(catalog& c, const bench_env& env) {
   c.back().waits_each_call = true;
   using P = tally::default_policy<T, Op>;
   c.push_back(make_algorithm<tally_runner<P, T, Op>, T, Op>("tally_default", env));
-  if constexpr (std::is_same_v<Op, tally::op::sum>)
+  if constexpr (std::is_same_v<Op, tally::op::sum>) {
     c.push_back(make_algorithm<tally_runner<with_grid<P, tally::grid::resident>, T, Op>, T, Op>("tally_no_pdl", env));
+    c.push_back(make_algorithm<read_floor_runner<T>, T, Op>("read_floor", env));
+    c.back().result = nullptr;  // reads, reduces nothing: no result to check
+  }
 }
 
 // tally_default with the compensated accumulator (accum::kahan) and nothing else changed: its

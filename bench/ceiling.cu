@@ -6,6 +6,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "stream_read.cuh"
 #include "timing.hpp"
 
 namespace bench {
@@ -13,27 +14,6 @@ namespace bench {
 namespace {
 
 constexpr int ceiling_runs = 7;
-
-// Sums 16-byte vectors, K independent loads in flight per thread.
-template <int K>
-__global__ void __launch_bounds__(1024) stream_read(const uint4* __restrict__ in, std::int64_t count, unsigned* sink) {
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  unsigned acc = 0;
-  for (; i + (K - 1) * stride < count; i += K * stride) {
-    uint4 v[K];
-#pragma unroll
-    for (int k = 0; k < K; ++k) v[k] = in[i + k * stride];
-#pragma unroll
-    for (int k = 0; k < K; ++k) acc += v[k].x + v[k].y + v[k].z + v[k].w;
-  }
-  for (; i < count; i += stride) {
-    const uint4 v = in[i];
-    acc += v.x + v.y + v.z + v.w;
-  }
-  // A store the compiler cannot prove dead keeps the loads; it is (almost) never taken.
-  if (acc == 0x5A5A5A5Bu) *sink = acc;
-}
 
 double median_seconds(timed_call& t) {
   std::vector<double> s(ceiling_runs);

@@ -6,7 +6,8 @@
 writes, named after the GPU in the JSON context (gpu_name) and the run mode (nothing for a full
 run, _quick or _ladder otherwise):
     <gpu>_<type>.png          GB/s against n for tally_default, CUB and Thrust, back_to_back,
-                              one panel per operator (sum, min, arg_min), read ceiling dashed
+                              one panel per operator (sum, min, arg_min), read ceiling dashed;
+                              the sum panel also shows the read_floor rows
     <gpu>_<type>_single.png   the same, single mode
     <gpu>_ladder.png          the ladder (int32 sum, back_to_back) as bars at 2^22 and 2^24
 Each point is the median over repetitions (the JSON's median aggregate, or the median of the
@@ -30,7 +31,8 @@ TYPES = ["float", "int32", "double"]
 OPS = ["sum", "min", "arg_min"]
 LIBS = {"tally_default": ("tally default", "tab:blue", "o"),
         "cub": ("CUB", "tab:orange", "s"),
-        "thrust": ("Thrust", "tab:green", "^")}
+        "thrust": ("Thrust", "tab:green", "^"),
+        "read_floor": ("read floor (one launch, reads only)", "tab:gray", ".")}
 RUNGS = ["baseline", "strided", "sequential", "first_add", "unroll_last_warp", "complete_unroll",
          "unroll4", "shuffle"]
 LADDER_SIZES = [2 ** 22, 2 ** 24]

@@ -24,7 +24,7 @@ std::string describe(const host_result& r) {
 int check_against_cub(const std::vector<row>& rows) {
   std::map<const algorithm*, std::pair<const algorithm*, std::int64_t>> largest;  // alg -> (cub, max n)
   for (const row& r : rows) {
-    if (r.cub == nullptr || !order_independent(*r.alg)) continue;
+    if (r.cub == nullptr || !r.alg->result || !order_independent(*r.alg)) continue;
     auto& entry = largest[r.alg];
     entry = {r.cub, std::max(entry.second, r.n)};
   }
