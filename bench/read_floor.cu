@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <tally/detail/launch.cuh>
+#include <tally/policies/grid.cuh>
 
 #include "cuda_check.hpp"
 #include "stream_read.cuh"
@@ -24,10 +25,10 @@ read_floor::read_floor(std::size_t bytes, cudaStream_t stream) : bytes_(bytes), 
   BENCH_CHECK(cudaGetDevice(&device));
   BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, floor_kernel, floor_threads, 0));
-  const std::size_t vectors = bytes / sizeof(uint4);
-  const std::size_t per_block = std::size_t{floor_threads} * floor_loads;
-  blocks_ = static_cast<unsigned>(
-      std::clamp<std::size_t>((vectors + per_block - 1) / per_block, 1, std::size_t(sms) * std::max(per_sm, 1)));
+  // The resident grid tally_default sizes its launch with: a block a tile, at most SMs x occupancy.
+  const auto vectors = static_cast<tally::index_t>(bytes / sizeof(uint4));
+  const tally::index_t tiles = (vectors + floor_threads * floor_loads - 1) / (floor_threads * floor_loads);
+  blocks_ = static_cast<unsigned>(std::max<tally::index_t>(tally::grid::resident::blocks(tiles, sms, per_sm), 1));
 }
 
 void read_floor::operator()(const void* in) {
