@@ -21,23 +21,16 @@ method tally_method(const char* type) {
   return m;
 }
 
-// Every named composition: the seeds' layouts with four elements a thread (32 x 8 threads), then
-// the candidates with more bytes in flight (see tally/transpose_policy.cuh).
+// Every named composition (tally::transposes::all): the seeds' layouts with four elements a thread
+// (32 x 8 threads), then the candidates with more bytes in flight (see tally/transpose_policy.cuh).
+template <class T, class... Ps>
+void add_tally_methods(method_list& out, const char* type, tally::transposes::list<Ps...>) {
+  (out.push_back(tally_method<T, Ps>(type)), ...);
+}
+
 template <class T>
 void add_tally_methods(method_list& out, const char* type) {
-  namespace tp = tally::transposes;
-  out.push_back(tally_method<T, tp::naive>(type));
-  out.push_back(tally_method<T, tp::static_32>(type));
-  out.push_back(tally_method<T, tp::dynamic_32>(type));
-  out.push_back(tally_method<T, tp::padded_32>(type));
-  out.push_back(tally_method<T, tp::swizzled_32>(type));
-  out.push_back(tally_method<T, tp::padded_64>(type));
-  out.push_back(tally_method<T, tp::swizzled_32_v16_64t>(type));
-  out.push_back(tally_method<T, tp::swizzled_32_v16>(type));
-  out.push_back(tally_method<T, tp::swizzled_64_v16>(type));
-  out.push_back(tally_method<T, tp::padded_32_diag>(type));
-  out.push_back(tally_method<T, tp::swizzled_64_v16_diag>(type));
-  out.push_back(tally_method<T, tp::swizzled_64_v16_band32>(type));
+  add_tally_methods<T>(out, type, tally::transposes::all{});
 }
 
 }  // namespace bench::transpose

@@ -10,8 +10,8 @@
 //   VectorBytes  0: one element per access. 8 or 16: global loads and stores move that many bytes
 //                per access where the shape and pointers allow it (both dimensions multiples of the
 //                vector, both pointers aligned to it); otherwise the same tile runs element-wise.
-//   Order        which tile each block moves: tile_order::row_major, diagonal or banded<K>
-//                (policies/tile_order.cuh: what each does to the rows a wave of blocks touches)
+//   Order        which tile each block moves: tile_order::row_major, column_major, diagonal or
+//                banded<K> (policies/tile_order.cuh: what each does to the rows a wave of blocks touches)
 #pragma once
 #include <cstddef>
 #include <string>
@@ -73,23 +73,32 @@ using padded_64 = transpose_policy<smem::padded, 64, 256>;        // [64][65], 1
 using swizzled_32_v16_64t = transpose_policy<smem::swizzled, 32, 64, 16>;  // 16 elements a thread (float)
 using swizzled_32_v16 = transpose_policy<smem::swizzled, 32, 128, 16>;     // 64 bytes a thread
 using swizzled_64_v16 = transpose_policy<smem::swizzled, 64, 256, 16>;     // 64 bytes a thread (float)
-// Other tile orders (tile_order.cuh), for power-of-two row lengths:
+// Other tile orders (tile_order.cuh):
 using padded_32_diag = transpose_policy<smem::padded, 32, 256, 0, tile_order::diagonal>;
-using swizzled_64_v16_diag = transpose_policy<smem::swizzled, 64, 256, 16, tile_order::diagonal>;
 using swizzled_64_v16_band32 = transpose_policy<smem::swizzled, 64, 256, 16, tile_order::banded<32>>;
+using swizzled_64_v16_col = transpose_policy<smem::swizzled, 64, 256, 16, tile_order::column_major>;
+using swizzled_64_v16_512t_col = transpose_policy<smem::swizzled, 64, 512, 16, tile_order::column_major>;  // 32 bytes a thread
+
+// Every named composition, in the order the tests and the benchmark go through them.
+template <class... Ps> struct list {};
+using all = list<naive, static_32, dynamic_32, padded_32, swizzled_32, padded_64, swizzled_32_v16_64t, swizzled_32_v16,
+                 swizzled_64_v16, padded_32_diag, swizzled_64_v16_band32, swizzled_64_v16_col, swizzled_64_v16_512t_col>;
 }  // namespace transposes
 
-// The composition tally::transpose uses unless told otherwise: 16-byte accesses and a swizzled
-// 64 x 64 tile, 256 threads with 64 bytes in flight each (16 floats, 8 doubles). Measured on an
-// H200 (bench/results/NVIDIA_H200_transpose*): for 8-byte types the tiles go in bands of 32 tile
-// rows, which took double 16384^2 (128 KiB rows) from 88.5 to 92.5 % of a copy and left 8192^2
-// level (96.0 %); for 2- and 4-byte types the order made no difference (within 0.5 %) and stays
-// row-major. Measured for double and not kept (16384^2, % of copy, same run): bands of 16 89.0 and
-// of 64 92.0 against 93.5 for 32; 512 threads 93.2, 128 threads 88.8; 32 x 32 vector tiles in bands
-// 89.0; streaming cache hints (__ldcs / __stcs) on loads 88.5, on stores 91.1, on both 92.4 against
-// 92.4 without.
+// The composition tally::transpose uses unless told otherwise: a swizzled 64 x 64 tile, 16-byte
+// accesses, tiles in column-major order (consecutive blocks go down a tile column, so the blocks
+// resident at one moment write whole output rows end to end), 512 threads (32 bytes a thread) for 4-
+// and 8-byte elements and 256 for 2-byte ones. Measured on an H200 against cublas{S,D}geam, same
+// runs (README, bench/results/NVIDIA_H200_transpose*): column-major order took double 8192^2 from
+// 0.99 to 1.02-1.03 of geam and float 8192^2 from 1.04-1.05 to 1.08. Over 17 shapes and types
+// (squares of 8192-16384, 2048 x 65536 and its transpose, 10000^2, 8191 x 8193; 2-, 4- and 8-byte
+// elements) it was the fastest order everywhere but double 16384^2, where banded<32> was 1 % ahead
+// in interleaved sweeps and 2-3 % behind in the benchmark's runs. 512 threads were level with 256
+// for double and up to 1 % ahead for float where the vectors fit, and ahead on odd shapes, which
+// move element by element (8191 x 8193: double +3 %, float +19 %); 2-byte elements at 512 threads
+// (one 16-byte vector a thread) were 10 % slower.
 template <class T>
 using default_transpose_policy =
-    std::conditional_t<sizeof(T) == 8, transposes::swizzled_64_v16_band32, transposes::swizzled_64_v16>;
+    std::conditional_t<sizeof(T) == 2, transposes::swizzled_64_v16_col, transposes::swizzled_64_v16_512t_col>;
 
 }  // namespace tally

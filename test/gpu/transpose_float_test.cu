@@ -11,7 +11,7 @@ TEST_CASE("transpose, float: every composition x every shape, aligned and misali
 
 TEST_CASE("transpose, float: 8192 x 8192 through every composition") {
   if (index_t{8192} * 8192 > max_test_size()) return;
-  for_each_policy(all_transposes{}, [&](auto p) { check_transpose<typename decltype(p)::type, float>(8192, 8192); });
+  for_each_policy(transposes::all{}, [&](auto p) { check_transpose<typename decltype(p)::type, float>(8192, 8192); });
 }
 
 TEST_CASE("transpose, int32 and uint32 move the same bits as float") {

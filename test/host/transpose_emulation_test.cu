@@ -16,14 +16,6 @@ using namespace tally;
 
 namespace {
 
-template <class... Ps> struct policy_list {};
-
-using all_transposes =
-    policy_list<transposes::naive, transposes::static_32, transposes::dynamic_32, transposes::padded_32,
-                transposes::swizzled_32, transposes::padded_64, transposes::swizzled_32_v16_64t,
-                transposes::swizzled_32_v16, transposes::swizzled_64_v16, transposes::padded_32_diag,
-                transposes::swizzled_64_v16_diag, transposes::swizzled_64_v16_band32>;
-
 constexpr unsigned char poison = 0xA5;
 
 // 16-byte aligned storage for `count` elements.
@@ -125,7 +117,7 @@ struct shape {
 // Every shape through every composition, from aligned buffers (vectors where the dimensions allow)
 // and from buffers one element off (element-wise).
 template <class T, class... Ps>
-void check_all(policy_list<Ps...>) {
+void check_all(transposes::list<Ps...>) {
   const shape shapes[] = {{1, 1},   {0, 7},   {7, 0},    {0, 8},    {1, 200}, {200, 1},  {33, 65},
                           {65, 33}, {4097, 3}, {3, 4097}, {32, 32},  {31, 33}, {64, 64},  {63, 65},
                           {96, 160}, {8, 8},   {136, 72}, {100, 36}, {4, 12},  {200, 8},  {8, 200}};
@@ -139,12 +131,12 @@ void check_all(policy_list<Ps...>) {
 }  // namespace
 
 TEST_CASE("emulated transpose, 4-byte elements: every composition, every shape, both paths") {
-  check_all<float>(all_transposes{});
+  check_all<float>(transposes::all{});
 }
 
-TEST_CASE("emulated transpose, 8-byte elements") { check_all<double>(all_transposes{}); }
+TEST_CASE("emulated transpose, 8-byte elements") { check_all<double>(transposes::all{}); }
 
-TEST_CASE("emulated transpose, 2-byte elements") { check_all<__half>(all_transposes{}); }
+TEST_CASE("emulated transpose, 2-byte elements") { check_all<__half>(transposes::all{}); }
 
 TEST_CASE("emulated transpose: a tall matrix (more than 65535 tiles down) and a wide one") {
   check_emulated<default_transpose_policy<float>, float>((index_t{1} << 18) + 4, 4, 0, 0);

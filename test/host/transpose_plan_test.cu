@@ -105,13 +105,14 @@ TEST_CASE("tile orders: each visits every tile exactly once; diagonal neighbours
       CAPTURE(tile_rows);
       CAPTURE(tile_cols);
       const std::size_t tiles = static_cast<std::size_t>(tile_rows * tile_cols);
-      std::vector<int> row_major(tiles), diagonal(tiles), band3(tiles), band32(tiles);
+      std::vector<int> row_major(tiles), column_major(tiles), diagonal(tiles), band3(tiles), band32(tiles);
       const auto visit = [&](std::vector<int>& seen, tile_order::tile_coord t) {
         REQUIRE((t.row >= 0 && t.row < tile_rows && t.col >= 0 && t.col < tile_cols));
         ++seen[static_cast<std::size_t>(t.row * tile_cols + t.col)];
       };
       for (index_t b = 0; b < tile_rows * tile_cols; ++b) {
         visit(row_major, tile_order::row_major::of(b, tile_rows, tile_cols));
+        visit(column_major, tile_order::column_major::of(b, tile_rows, tile_cols));
         const auto d = tile_order::diagonal::of(b, tile_rows, tile_cols);
         visit(diagonal, d);
         visit(band3, tile_order::banded<3>::of(b, tile_rows, tile_cols));
@@ -122,7 +123,7 @@ TEST_CASE("tile orders: each visits every tile exactly once; diagonal neighbours
           CHECK(next.col == (d.col + 1) % tile_cols);
         }
       }
-      for (const auto* seen : {&row_major, &diagonal, &band3, &band32})
+      for (const auto* seen : {&row_major, &column_major, &diagonal, &band3, &band32})
         CHECK(std::count(seen->begin(), seen->end(), 1) == tile_rows * tile_cols);
     }
   // banded<3> on 7 x 5 tiles: down 3 tile rows, then the next column; the last band has 1 row.
@@ -132,6 +133,14 @@ TEST_CASE("tile orders: each visits every tile exactly once; diagonal neighbours
   CHECK(tile_order::banded<3>::of(3, 7, 5).row == 0);
   CHECK(tile_order::banded<3>::of(30, 7, 5).row == 6);
   CHECK(tile_order::banded<3>::of(31, 7, 5).col == 1);
+  // column_major on 7 x 5 tiles: down the first tile column, then the next.
+  CHECK(tile_order::column_major::of(6, 7, 5).row == 6);
+  CHECK(tile_order::column_major::of(6, 7, 5).col == 0);
+  CHECK(tile_order::column_major::of(7, 7, 5).row == 0);
+  CHECK(tile_order::column_major::of(7, 7, 5).col == 1);
+  CHECK(tile_order::column_major::of(34, 7, 5).row == 6);
+  CHECK(tile_order::column_major::of(34, 7, 5).col == 4);
   CHECK(transposes::swizzled_64_v16_band32::name() == "swizzled_64x64_256t_v16_band32");
+  CHECK(transposes::swizzled_64_v16_512t_col::name() == "swizzled_64x64_512t_v16_col");
   CHECK(transposes::padded_32_diag::name() == "padded_32x32_256t_diag");
 }

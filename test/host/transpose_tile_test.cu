@@ -162,6 +162,9 @@ TEST_CASE("every thread mapping covers each tile element once") {
   check_thread_map<transposes::swizzled_64_v16, 4>();
   check_thread_map<transposes::swizzled_64_v16, 8>();
   check_thread_map<transposes::swizzled_64_v16, 1>();
+  check_thread_map<transposes::swizzled_64_v16_512t_col, 4>();
+  check_thread_map<transposes::swizzled_64_v16_512t_col, 2>();
+  check_thread_map<transposes::swizzled_64_v16_512t_col, 1>();
   check_thread_map<transpose_policy<smem::padded, 32, 1024>, 1>();  // the seeds' 32 x 32 threads
   check_thread_map<transpose_policy<smem::padded, 64, 1024>, 1>();
 }
@@ -189,6 +192,7 @@ TEST_CASE("bank model, 4-byte elements: the unpadded tile's column reads are 32-
   check_ways<transposes::swizzled_32_v16, float>(1, 1, 1, 1);
   // 16 lanes per 64-element row, two rows a warp: the column reads reach only 16 banks.
   check_ways<transposes::swizzled_64_v16, float>(1, 2, 1, 1);
+  check_ways<transposes::swizzled_64_v16_512t_col, float>(1, 2, 1, 1);  // the same warp shapes at 512 threads
 }
 
 TEST_CASE("bank model, 8-byte elements") {
@@ -199,4 +203,5 @@ TEST_CASE("bank model, 8-byte elements") {
   // 8-byte column reads of 2-element vectors: a half-warp reaches 8 bank pairs (see transpose_policy.cuh).
   check_ways<transposes::swizzled_32_v16, double>(1, 2, 1, 1);
   check_ways<transposes::swizzled_64_v16, double>(1, 2, 1, 1);
+  check_ways<transposes::swizzled_64_v16_512t_col, double>(1, 2, 1, 1);
 }

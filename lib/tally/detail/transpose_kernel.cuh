@@ -2,9 +2,9 @@
 //
 // in is rows x cols, out is cols x rows, both row-major. The input is cut into Tile x Tile tiles;
 // block k of a launch moves the tile the policy's tile order (policies/tile_order.cuh: row-major,
-// diagonal or banded) assigns to first_tile + k. One tile a block and no loop: a loop over tiles
-// would let the compiler hoist every shared-memory address out of it and hold them in registers.
-// (More tiles than gridDim.x allows take several launches.)
+// column-major, diagonal or banded) assigns to first_tile + k. One tile a block and no loop: a
+// loop over tiles would let the compiler hoist every shared-memory address out of it and hold them
+// in registers. (More tiles than gridDim.x allows take several launches.)
 //
 // A staged tile goes global -> registers -> shared tile -> registers -> global:
 //   load   thread t, pass p reads input tile row map::row(t, p), columns map::col(t) + [0, V): one

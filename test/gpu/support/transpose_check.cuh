@@ -16,19 +16,11 @@
 
 namespace tally::test {
 
-template <class... Ps> struct policy_list {};
 template <class P> struct policy_tag { using type = P; };
 template <class... Ps, class F>
-void for_each_policy(policy_list<Ps...>, F&& f) {
+void for_each_policy(transposes::list<Ps...>, F&& f) {
   (f(policy_tag<Ps>{}), ...);
 }
-
-// Every named composition.
-using all_transposes =
-    policy_list<transposes::naive, transposes::static_32, transposes::dynamic_32, transposes::padded_32,
-                transposes::swizzled_32, transposes::padded_64, transposes::swizzled_32_v16_64t,
-                transposes::swizzled_32_v16, transposes::swizzled_64_v16, transposes::padded_32_diag,
-                transposes::swizzled_64_v16_diag, transposes::swizzled_64_v16_band32>;
 
 struct shape {
   index_t rows, cols;
@@ -147,8 +139,8 @@ void check_transpose(index_t rows, index_t cols, index_t in_offset = 0, index_t 
 template <class T>
 void check_all_compositions() {
   for (const shape s : transpose_shapes())
-    for_each_policy(all_transposes{}, [&](auto p) { check_transpose<typename decltype(p)::type, T>(s.rows, s.cols); });
-  for_each_policy(all_transposes{}, [&](auto p) {
+    for_each_policy(transposes::all{}, [&](auto p) { check_transpose<typename decltype(p)::type, T>(s.rows, s.cols); });
+  for_each_policy(transposes::all{}, [&](auto p) {
     using P = typename decltype(p)::type;
     check_transpose<P, T>(96, 160, 1, 0);
     check_transpose<P, T>(96, 160, 0, 1);
