@@ -77,7 +77,7 @@ using swizzled_64_v16 = transpose_policy<smem::swizzled, 64, 256, 16>;     // 64
 using padded_32_diag = transpose_policy<smem::padded, 32, 256, 0, tile_order::diagonal>;
 using swizzled_64_v16_band32 = transpose_policy<smem::swizzled, 64, 256, 16, tile_order::banded<32>>;
 using swizzled_64_v16_col = transpose_policy<smem::swizzled, 64, 256, 16, tile_order::column_major>;
-using swizzled_64_v16_512t_col = transpose_policy<smem::swizzled, 64, 512, 16, tile_order::column_major>;  // 32 bytes a thread
+using swizzled_64_v16_512t_col = transpose_policy<smem::swizzled, 64, 512, 16, tile_order::column_major>;  // 8 elements a thread
 
 // Every named composition, in the order the tests and the benchmark go through them.
 template <class... Ps> struct list {};
@@ -87,7 +87,7 @@ using all = list<naive, static_32, dynamic_32, padded_32, swizzled_32, padded_64
 
 // The composition tally::transpose uses unless told otherwise: a swizzled 64 x 64 tile, 16-byte
 // accesses, tiles in column-major order (consecutive blocks go down a tile column, so the blocks
-// resident at one moment write whole output rows end to end), 512 threads (32 bytes a thread) for 4-
+// resident at one moment write whole output rows end to end), 512 threads (8 elements a thread) for 4-
 // and 8-byte elements and 256 for 2-byte ones. Measured on an H200 against cublas{S,D}geam, same
 // runs (README, bench/results/NVIDIA_H200_transpose*): column-major order took double 8192^2 from
 // 0.99 to 1.02-1.03 of geam and float 8192^2 from 1.04-1.05 to 1.08. Over 17 shapes and types
