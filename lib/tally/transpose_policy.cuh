@@ -92,11 +92,12 @@ using all = list<naive, static_32, dynamic_32, padded_32, swizzled_32, padded_64
 // runs (README, bench/results/NVIDIA_H200_transpose*): column-major order took double 8192^2 from
 // 0.99 to 1.02-1.03 of geam and float 8192^2 from 1.04-1.05 to 1.08. Over 17 shapes and types
 // (squares of 8192-16384, 2048 x 65536 and its transpose, 10000^2, 8191 x 8193; 2-, 4- and 8-byte
-// elements) it was the fastest order everywhere but double 16384^2, where banded<32> was 1 % ahead
-// in interleaved sweeps and 2-3 % behind in the benchmark's runs. 512 threads were level with 256
-// for double and up to 1 % ahead for float where the vectors fit, and ahead on odd shapes, which
-// move element by element (8191 x 8193: double +3 %, float +19 %); 2-byte elements at 512 threads
-// (one 16-byte vector a thread) were 10 % slower.
+// elements) it was the fastest order everywhere but double 16384^2, where banded<32> was 1.1-1.4 %
+// ahead in interleaved sweeps and 1.6-2.9 % behind in the benchmark's runs. 512 threads were level
+// with 256 for double and up to 1 % ahead for float where the vectors fit, and ahead on odd shapes,
+// which move element by element (8191 x 8193: double +3 %, float +19 %, measured in a build whose
+// store phase also skipped the bounds checks); 2-byte elements at 512 threads (one 16-byte vector
+// a thread) were 10 % slower.
 template <class T>
 using default_transpose_policy =
     std::conditional_t<sizeof(T) == 2, transposes::swizzled_64_v16_col, transposes::swizzled_64_v16_512t_col>;
