@@ -16,4 +16,9 @@ struct arg {
   index_t index;
 };
 
+// A list of compositions: the named ones of each algorithm (reduce_policies::all, ...), which the
+// tests and the benchmarks walk.
+template <class... Ps>
+struct policy_list {};
+
 }  // namespace tally

@@ -1,5 +1,10 @@
 // Accumulator policies: which type a reduction accumulates in, given the input type T.
 //
+// Contract (check_accum_policy; docs/policies.md):
+//   name     static constexpr const char*
+//   type<T>  the accumulator type for elements of type T: what the operator's states hold
+// The accumulator decides rounding and overflow, never the order of combination.
+//
 //   native  accumulate in T itself (CUB's behaviour; integer sums wrap on overflow)
 //   wide    a wider type: int32 -> int64, uint32 -> uint64, __half / __nv_bfloat16 -> float,
 //           float -> double; other types accumulate natively
@@ -20,6 +25,7 @@
 #include <cuda_fp16.h>
 
 #include "compensated.cuh"
+#include "contract.cuh"
 
 namespace tally::accum {
 
@@ -64,5 +70,18 @@ struct kahan {
   template <class T> using type = typename detail::compensate<T>::type;
   static constexpr const char* name = "kahan";
 };
+
+namespace detail {
+template <class A> using type_member = typename A::template type<float>;
+}  // namespace detail
+
+template <class A>
+constexpr bool check_accum_policy() {
+  static_assert(tally::detail::is_detected<tally::detail::name_member, A>,
+                "tally accum policy: missing 'static constexpr const char* name'");
+  static_assert(tally::detail::is_detected<detail::type_member, A>,
+                "tally accum policy: missing 'template <class T> using type' (the accumulator type for T)");
+  return true;
+}
 
 }  // namespace tally::accum

@@ -1,21 +1,29 @@
 // Block policies: how the Threads partial states of one block combine into one.
 //
-// Each policy has
-//   slots<Threads>                      shared-memory slots it needs
-//   reduce<Threads>(v, smem, op)        called by every thread of the block (no barrier sits in a
-//                                       branch some threads skip); the total is valid in thread 0
+// Contract (check_block_policy; docs/policies.md gathers every family's):
+//   name                          static constexpr const char*
+//   fixed_order                   static constexpr bool: the order of combination depends on Threads alone
+//   slots<Threads>                static constexpr int: shared-memory slots of the state type it needs
+//   reduce<Threads>(v, smem, op)  returns the block's total, valid in thread 0 (other threads: anything)
+// reduce is called by every thread of the block, each with a valid state (the identity where a
+// thread had no element), so it may put a barrier anywhere outside branches some threads skip. It
+// reads and writes smem[0, slots) only (smem[i] is a state&), and may leave the caller's next use of
+// smem unordered: a caller that reuses smem puts a __syncthreads() first. op combines two states;
+// operators are associative and commutative (the per-thread strided fold needs both).
 //
-// They are the rungs of the classical optimisation ladder (Harris, "Optimizing parallel reduction"):
+// The members are the rungs of the classical optimisation ladder (Harris, "Optimizing parallel
+// reduction in CUDA"), each a fix of the one before:
 //   interleaved          s = 1, 2, 4...; thread tid works when tid % 2s == 0: divergent warps
 //   interleaved_strided  same pairs, computed by thread tid at index 2*s*tid: no divergence, but
 //                        2-, 4-, ... way bank conflicts (padded smem removes them)
 //   sequential           s = B/2 ... 1, thread tid < s adds slot tid + s: no conflicts
 //   sequential_unrolled  sequential with compile-time B fully unrolled; the last warp runs without
-//                        block barriers, ordered by __syncwarp() (the seeds' `volatile` version is a
-//                        data race on Volta and later)
+//                        block barriers, ordered by __syncwarp() (a `volatile` last warp without
+//                        __syncwarp, as older write-ups have it, is a data race on Volta and later)
 //   warp_shuffle         __shfl_down_sync within each warp, warp totals through shared memory
 #pragma once
 #include "config.cuh"
+#include "contract.cuh"
 #include "warp.cuh"
 
 namespace tally::block {
@@ -27,6 +35,7 @@ inline constexpr bool valid_threads = Threads >= 32 && Threads <= 1024 && (Threa
 
 struct interleaved {
   static constexpr const char* name = "interleaved";
+  static constexpr bool fixed_order = true;
   template <int Threads> static constexpr int slots = Threads;
   template <int Threads, class S, class View, class Op>
   TALLY_DEVICE static S reduce(S v, View smem, Op op) {
@@ -43,6 +52,7 @@ struct interleaved {
 
 struct interleaved_strided {
   static constexpr const char* name = "interleaved_strided";
+  static constexpr bool fixed_order = true;
   template <int Threads> static constexpr int slots = Threads;
   template <int Threads, class S, class View, class Op>
   TALLY_DEVICE static S reduce(S v, View smem, Op op) {
@@ -60,6 +70,7 @@ struct interleaved_strided {
 
 struct sequential {
   static constexpr const char* name = "sequential";
+  static constexpr bool fixed_order = true;
   template <int Threads> static constexpr int slots = Threads;
   template <int Threads, class S, class View, class Op>
   TALLY_DEVICE static S reduce(S v, View smem, Op op) {
@@ -76,6 +87,7 @@ struct sequential {
 
 struct sequential_unrolled {
   static constexpr const char* name = "sequential_unrolled";
+  static constexpr bool fixed_order = true;
   template <int Threads> static constexpr int slots = Threads;
   template <int Threads, class S, class View, class Op>
   TALLY_DEVICE static S reduce(S v, View smem, Op op) {
@@ -106,6 +118,7 @@ struct sequential_unrolled {
 
 struct warp_shuffle {
   static constexpr const char* name = "warp_shuffle";
+  static constexpr bool fixed_order = true;
   template <int Threads> static constexpr int slots = Threads / tally::detail::warp_size;
   template <int Threads, class S, class View, class Op>
   TALLY_DEVICE static S reduce(S v, View smem, Op op) {
@@ -124,5 +137,26 @@ struct warp_shuffle {
     return v;
   }
 };
+
+namespace detail {
+template <class B> using slots_member = std::enable_if_t<std::is_convertible_v<decltype(B::template slots<256>), int>>;
+template <class B>
+using reduce_member = std::enable_if_t<std::is_convertible_v<
+    decltype(B::template reduce<256>(int{}, tally::detail::probe_view{}, tally::detail::probe_op{})), int>>;
+}  // namespace detail
+
+template <class B>
+constexpr bool check_block_policy() {
+  using tally::detail::is_detected;
+  static_assert(is_detected<tally::detail::name_member, B>, "tally block policy: missing 'static constexpr const char* name'");
+  static_assert(is_detected<tally::detail::fixed_order_member, B>,
+                "tally block policy: missing 'static constexpr bool fixed_order' (whether its order of combination is fixed)");
+  static_assert(is_detected<detail::slots_member, B>,
+                "tally block policy: missing 'template <int Threads> static constexpr int slots' (shared-memory slots it needs)");
+  static_assert(is_detected<detail::reduce_member, B>,
+                "tally block policy: missing 'template <int Threads, class S, class View, class Op> static S reduce(S v, View "
+                "smem, Op op)' (callable with an int state)");
+  return true;
+}
 
 }  // namespace tally::block

@@ -1,25 +1,29 @@
 // Load policies: how each thread walks its share of the input and folds it into its own state.
 //
-// Every load is grid-stride over tiles of Threads * items<T> elements: block b takes tiles b,
-// b + gridDim.x, ..., so any grid size covers any n (64-bit offsets throughout). Within a tile the
-// k-th item of thread t is at offset k * Threads + t (coalesced); full tiles load all items into
-// registers before combining them, so that many loads are in flight; the last partial tile is
-// guarded element by element.
+// Contract (check_load_policy; docs/policies.md):
+//   name                                    static constexpr const char*
+//   fixed_order                             static constexpr bool
+//   items<T>                                static constexpr int: elements a thread takes per tile
+//   consume<Threads>(in, n, acc, lift, op)  acc combined, in an order fixed by (gridDim, blockIdx,
+//                                           threadIdx), with lift(in[i], i) for every i this thread owns
+// A tile is Threads * items<T> elements; the grid's blocks share the tiles, and any grid size must
+// cover any n. consume reads in[0, n) only, never writes it, and uses no shared memory or barrier.
 //
+// Members, all grid-stride over tiles (block b takes tiles b, b + gridDim.x, ...), 64-bit offsets,
+// the k-th item of thread t at offset k * Threads + t (coalesced); full tiles load all their items
+// before combining any (loads in flight), the last partial tile is guarded element by element:
 //   single     one element per thread per tile
 //   unroll<K>  K independent loads in flight (K = 2, 4, 8)
 //   vector<V>  V 16-byte loads in flight where the pointer allows it: the unaligned head (fewer
 //              than 16 bytes) and the tail are read one element at a time. Types whose size does
 //              not divide 16 fall back to unroll<V>.
-//
-// consume<Threads>(in, n, acc, lift, op) returns acc combined, in a fixed order, with
-// lift(in[i], i) for every i this thread owns.
 #pragma once
 #include <cstdint>
 #include <type_traits>
 #include <utility>
 
 #include "config.cuh"
+#include "contract.cuh"
 
 namespace tally::load {
 
@@ -85,6 +89,7 @@ template <int K>
 struct unroll {
   static_assert(K >= 1 && K <= 16, "tally::load::unroll<K>: K must be in [1, 16]");
   static constexpr const char* name = K == 1 ? "single" : K == 2 ? "unroll2" : K == 4 ? "unroll4" : K == 8 ? "unroll8" : "unroll";
+  static constexpr bool fixed_order = true;
   template <class T> static constexpr int items = K;
 
   template <int Threads, class T, class S, class Lift, class Op>
@@ -99,6 +104,7 @@ template <int V = 2>
 struct vector {
   static_assert(V >= 1 && V <= 8, "tally::load::vector<V>: V (16-byte loads in flight) must be in [1, 8]");
   static constexpr const char* name = V == 1 ? "vector1" : V == 2 ? "vector2" : V == 4 ? "vector4" : "vector";
+  static constexpr bool fixed_order = true;
 
   template <class T>
   static constexpr int lanes = detail::vectorizable<T> ? static_cast<int>(16 / sizeof(T)) : 1;  // elements per 16 bytes
@@ -150,5 +156,28 @@ struct vector {
     }
   }
 };
+
+namespace detail {
+template <class L> using items_member = std::enable_if_t<std::is_convertible_v<decltype(L::template items<float>), int>>;
+template <class L>
+using consume_member = std::enable_if_t<std::is_convertible_v<
+    decltype(L::template consume<256>(std::declval<const float*>(), index_t{}, int{}, tally::detail::probe_lift{},
+                                      tally::detail::probe_op{})),
+    int>>;
+}  // namespace detail
+
+template <class L>
+constexpr bool check_load_policy() {
+  using tally::detail::is_detected;
+  static_assert(is_detected<tally::detail::name_member, L>, "tally load policy: missing 'static constexpr const char* name'");
+  static_assert(is_detected<tally::detail::fixed_order_member, L>,
+                "tally load policy: missing 'static constexpr bool fixed_order' (whether its order of combination is fixed)");
+  static_assert(is_detected<detail::items_member, L>,
+                "tally load policy: missing 'template <class T> static constexpr int items' (elements a thread takes per tile)");
+  static_assert(is_detected<detail::consume_member, L>,
+                "tally load policy: missing 'template <int Threads, class T, class S, class Lift, class Op> static S "
+                "consume(const T* in, index_t n, S acc, Lift lift, Op op)'");
+  return true;
+}
 
 }  // namespace tally::load

@@ -1,21 +1,28 @@
 // Operator policies: *what* is reduced, separate from *how* (load / block / smem policies).
 //
-// An operator defines, for an accumulator type Acc (chosen by the accum policy):
+// Contract (check_operator and can_reduce; docs/policies.md), for an accumulator type Acc chosen by
+// the accum policy and elements of type T:
+//   name                  static constexpr const char*
 //   state<Acc>            the value carried through the reduction (Acc, or arg<Acc> for arg_min/arg_max)
-//   identity<Acc>()       the neutral state; the result for n == 0
+//   identity<Acc>()       the neutral state: combine(identity, s) == s; the result for n == 0
 //   lift<Acc>(x, i)       element x at global index i -> state
-//   operator()(a, b)      associative combine of two states
+//   operator()(a, b)      combine two states: associative and commutative, since every policy folds
+//                         a thread's elements strided and meets other threads' states in a tree
 //   finalize<Out>(s)      state -> the caller's output type
-//   append(a, b)          optional: a combined with b where b follows a in index order (every index
-//                         of b above every index of a, and a not the identity); load::vector folds
-//                         a 16-byte chunk with it. arg_min / arg_max skip the index comparison there.
-//   lift_run<Acc>(v, i)   optional: the state of the consecutive elements v[0..E) at indices i, i + 1,
-//                         ...; load::vector lifts a 16-byte chunk with it where present (arg_min /
-//                         arg_max: the run's extreme first, then its first index).
+// Optional:
+//   append(a, b)          a combined with b where b follows a in index order (every index of b above
+//                         every index of a, and a not the identity); load::vector folds a 16-byte chunk
+//                         with it. arg_min / arg_max skip the index comparison there.
+//   lift_run<Acc>(v, i)   the state of the consecutive elements v[0..E) at indices i, i + 1, ...;
+//                         load::vector lifts a 16-byte chunk with it where present.
+// is_exact<Op, Acc> (determinism.cuh) says whether the result is independent of the order of
+// combination; it is for integer sum, min, max, arg_min and arg_max.
 //
 // sum, min, max and any user functor (make_op) carry the value alone; arg_min and arg_max carry the
 // value and its 64-bit index, and the lowest index wins ties, so the result never depends on the
-// order of combination.
+// order of combination. make_op(f, identity, lift) builds an operator with a state of the user's own
+// type. f and lift may be __device__ lambdas (compiled with nvcc --extended-lambda): nvcc cannot
+// tell their return type in host code, so they are checked in the device pass instead.
 //
 // Special values (floating types: float, double, __half, __nv_bfloat16). Every rule below picks one
 // answer whatever the order of combination, so it does not depend on the policy or the block shape:
@@ -27,7 +34,7 @@
 //   arg_min  a NaN anywhere gives the lowest index holding a NaN (and that NaN); otherwise the lowest
 //   arg_max  index of the extreme value, where -0 and +0 are equal values (as in CUB).
 // CUB's min / max / ArgMin / ArgMax compare with `<` alone, so their answer on data holding a NaN
-// depends on where the NaN meets the other values; on data without NaN both agree.
+// depends on where the NaN meets the other values; on data without NaN both agree (docs/numerics.md).
 //
 // Integer sums with the native accumulator wrap modulo 2^bits (two's complement), as CUB's do: signed
 // states are added in the unsigned type of the same width, where wrapping is defined behaviour
@@ -35,6 +42,7 @@
 // elements.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 
 #include <cuda/std/bit>
@@ -44,6 +52,8 @@
 #include <cuda_fp16.h>
 
 #include "config.cuh"
+#include "contract.cuh"
+#include "determinism.cuh"
 
 namespace tally {
 
@@ -119,8 +129,8 @@ TALLY_HD bool replaces_max(const V& a, const V& b) {
 
 // The smaller (larger) of a and b with a NaN in giving a NaN out; of two equal zeros either may
 // come back. This is what arg_min / arg_max need (they treat -0 and +0 as equal values). float on
-// sm_80 and later: one min.NaN / max.NaN (FMNMX.NAN; a NaN in gives the canonical NaN out,
-// 0x7fffffff) instead of the compare-and-select (8 instructions an element).
+// sm_80 and later: one min.NaN / max.NaN (a NaN in gives the canonical NaN out, 0x7fffffff), half
+// the instructions of the compare-and-select (docs/performance.md).
 template <class V>
 TALLY_HD V nan_min(const V& a, const V& b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -147,8 +157,8 @@ TALLY_HD V nan_max(const V& a, const V& b) {
 // IEEE 754-2019 minimum / maximum (-0 < +0): nan_min / nan_max, and on float on sm_80 and later
 // the sign of a zero result set from the operands, since PTX leaves min.NaN(-0, +0)'s choice of
 // zero unstated. A zero minimum means neither operand is negative, so it is -0 exactly when either
-// operand is (for max: +0 unless both are -0). About 4 instructions an element. Elsewhere
-// replaces_min / replaces_max already order the zeros.
+// operand is (for max: +0 unless both are -0). Elsewhere replaces_min / replaces_max already order
+// the zeros.
 template <class V>
 TALLY_HD V minimum(const V& a, const V& b) {
   const V r = nan_min(a, b);
@@ -179,7 +189,7 @@ struct value_greater {
 // every number, and among NaNs or equal numbers the lower index wins. When exactly one of the two
 // is a NaN, b wins iff it is that NaN; otherwise by value, then index (two NaNs compare neither
 // better nor worse, so they fall to the index). One expression of predicates: a select between two
-// bools would cost four integer instructions per element in the load loop (seen in the SASS).
+// bools costs integer instructions in the load loop.
 template <class V, class Better>
 TALLY_HD bool replaces_arg(const arg<V>& a, const arg<V>& b, Better better) {
   const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);  // constant false for integers
@@ -240,8 +250,7 @@ struct index_state {
   // as lifting the first and appending the others, for fewer instructions (load::vector lifts a
   // 16-byte chunk with it). First the run's extreme m (a NaN if the run holds one), then the first
   // element equal to m or, when m is a NaN, the first NaN: with no NaN in the run no element is a
-  // NaN, and with one none equals m. Float arg_min: 3 min.NaN and about 12 predicates and selects
-  // for 4 elements, where 3 appends took about 30 instructions.
+  // NaN, and with one none equals m. (Fewer instructions than E - 1 appends: docs/performance.md.)
   template <class Acc, class T, int E>
   TALLY_HD arg<Acc> lift_run(const T (&v)[E], index_t first) const {
     T m = v[0];
@@ -268,6 +277,40 @@ struct index_state {
     return Out{static_cast<V>(s.value), s.index};
   }
 };
+
+// Whether F is an extended __device__ lambda (nvcc --extended-lambda). nvcc's host pass cannot
+// call one, nor tell its return type: code that checks an operator in host code skips those checks
+// for it, and call_user checks it in the device pass instead.
+#if defined(__CUDACC__)
+template <class F>
+inline constexpr bool is_device_lambda = __nv_is_extended_device_lambda_closure_type(F);
+#else
+template <class F>
+inline constexpr bool is_device_lambda = false;
+#endif
+
+// Whether f(args...) converts to R where it can be told (in host code, every callable but a
+// __device__ lambda).
+template <class R, class F, class... A>
+inline constexpr bool user_callable = is_device_lambda<F> || std::is_invocable_r_v<R, const F&, const A&...>;
+
+// f(args...) as R, for a user's function: in the device pass an error names the problem.
+template <class R, class F, class... A>
+TALLY_HD R call_user(const F& f, const A&... args) {
+#ifdef __CUDA_ARCH__
+  static_assert(std::is_invocable_r_v<R, const F&, const A&...>,
+                "tally::op::make_op: the function cannot be called here: f(state, state) must return a state, "
+                "and lift(element, tally::index_t) a state (for make_op(f, identity) the state is the accumulator "
+                "type)");
+  return static_cast<R>(f(args...));
+#else
+  if constexpr (std::is_invocable_r_v<R, const F&, const A&...>) {
+    return static_cast<R>(f(args...));
+  } else {
+    std::abort();  // a __device__ lambda cannot run on the host
+  }
+#endif
+}
 
 }  // namespace detail
 
@@ -335,8 +378,11 @@ struct arg_max : detail::index_state<arg_max> {
   template <class V> TALLY_HD static V run_extreme(const V& a, const V& b) { return detail::nan_max(a, b); }
 };
 
-// Any associative functor F with an identity value: make_op(f, identity).
-// F must be callable on device as f(Acc, Acc) -> Acc.
+// Any associative and commutative function f with an identity value: make_op(f, identity) reduces
+// states of the accumulator type, f(Acc, Acc) -> Acc; make_op(f, identity, lift) reduces states of
+// identity's type S, lift(x, index) -> S turning each element into one, f(S, S) -> S (an arg-style
+// state of your own, say). f and lift may be functors, __host__ __device__ lambdas or __device__
+// lambdas; the result of a reduction with a user state is that state (finalize converts it to Out).
 template <class F, class I>
 struct custom : detail::value_state {
   static constexpr const char* name = "custom";
@@ -344,13 +390,39 @@ struct custom : detail::value_state {
   I init;
   template <class Acc> TALLY_HD Acc identity() const { return static_cast<Acc>(init); }
   template <class S>
-  TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(f(a, b)) { return f(a, b); }
+  TALLY_HD S operator()(const S& a, const S& b) const { return detail::call_user<S>(f, a, b); }
+};
+
+template <class F, class S, class L>
+struct custom_state {
+  static constexpr const char* name = "custom";
+  F f;
+  S init;
+  L lift_fn;
+  template <class Acc> using state = S;
+  template <class Acc> TALLY_HD S identity() const { return init; }
+  template <class Acc, class T>
+  TALLY_HD S lift(const T& x, index_t i) const { return detail::call_user<S>(lift_fn, x, i); }
+  TALLY_HD S operator()(const S& a, const S& b) const { return detail::call_user<S>(f, a, b); }
+  template <class Out, class State>
+  TALLY_HD Out finalize(const State& s) const { return static_cast<Out>(s); }
 };
 
 template <class F, class I>
 custom<F, I> make_op(F f, I identity) { return {{}, f, identity}; }
 
+template <class F, class S, class L>
+custom_state<F, S, L> make_op(F f, S identity, L lift) { return {f, identity, lift}; }
+
 }  // namespace op
+
+// Integer states combine exactly under sum (wrapping), min, max, arg_min and arg_max: the result
+// does not depend on the order of combination.
+template <class Acc> struct is_exact<op::sum, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
+template <class Acc> struct is_exact<op::min, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
+template <class Acc> struct is_exact<op::max, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
+template <class Acc> struct is_exact<op::arg_min, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
+template <class Acc> struct is_exact<op::arg_max, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
 
 // True when Op can reduce elements of type T in accumulator type Acc (state type is combinable
 // and an identity exists). Used to turn unsupported pairs into one readable compile-time error.
@@ -361,6 +433,18 @@ template <class Acc> struct has_identity<op::max, Acc> : std::bool_constant<deta
 template <class Acc> struct has_identity<op::arg_min, Acc> : std::bool_constant<detail::limits<Acc>::known> {};
 template <class Acc> struct has_identity<op::arg_max, Acc> : std::bool_constant<detail::limits<Acc>::known> {};
 
+// What a user's function must accept, where host code can tell (make_op's operators).
+template <class Op, class T, class Acc>
+struct user_functions_fit : std::true_type {};
+template <class F, class I, class T, class Acc>
+struct user_functions_fit<op::custom<F, I>, T, Acc> : std::bool_constant<detail::user_callable<Acc, F, Acc, Acc>> {};
+template <class F, class S, class L, class T, class Acc>
+struct user_functions_fit<op::custom_state<F, S, L>, T, Acc>
+    : std::bool_constant<detail::user_callable<S, F, S, S> && detail::user_callable<S, L, T, index_t>> {};
+
+template <class Op, class T, class Acc>
+using lifted_state_t = decltype(std::declval<const Op&>().template lift<Acc>(std::declval<const T&>(), index_t{}));
+
 template <class Op, class T, class Acc, class = void>
 struct can_reduce : std::false_type {};
 template <class Op, class T, class Acc>
@@ -368,7 +452,25 @@ struct can_reduce<Op, T, Acc,
                   std::void_t<decltype(std::declval<const Op&>()(
                                   std::declval<const typename Op::template state<Acc>&>(),
                                   std::declval<const typename Op::template state<Acc>&>())),
-                              decltype(static_cast<Acc>(std::declval<const T&>()))>>
-    : has_identity<Op, Acc> {};
+                              lifted_state_t<Op, T, Acc>, decltype(static_cast<Acc>(std::declval<const T&>()))>>
+    : std::bool_constant<has_identity<Op, Acc>::value && user_functions_fit<Op, T, Acc>::value> {};
+
+namespace detail {
+template <class Op> using state_member = typename Op::template state<float>;
+template <class Op> using identity_member = decltype(std::declval<const Op&>().template identity<float>());
+}  // namespace detail
+
+// The members every operator has, whatever the element type (can_reduce then asks whether they fit
+// this element and accumulator type).
+template <class Op>
+constexpr bool check_operator() {
+  using detail::is_detected;
+  static_assert(is_detected<detail::name_member, Op>, "tally operator: missing 'static constexpr const char* name'");
+  static_assert(is_detected<detail::state_member, Op>,
+                "tally operator: missing 'template <class Acc> using state' (the state carried through the reduction)");
+  static_assert(is_detected<detail::identity_member, Op>,
+                "tally operator: missing 'template <class Acc> state<Acc> identity() const' (the neutral state)");
+  return true;
+}
 
 }  // namespace tally

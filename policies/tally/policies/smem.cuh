@@ -1,27 +1,31 @@
-// Shared-memory layout policies: where a block's N partial states live, and how a logical slot i
-// maps to a physical one.
+// Shared-memory layout policies: where a block's partial states live, and how a logical slot maps to
+// a physical one; and, for the transpose, where element (r, c) of a Tile x Tile tile lives.
 //
-//   static_array  `__shared__` array sized at compile time
+// Contract of a 1-D layout (check_smem_policy; docs/policies.md):
+//   name                 static constexpr const char*
+//   static_bytes<S, N>   static constexpr std::size_t: bytes of __shared__ memory for N slots of S
+//   dynamic_bytes<S, N>  static constexpr std::size_t: bytes the launch must pass (0 if none)
+//   acquire<S, N>()      device: a view whose operator[](int i) is slot i (an S&), i in [0, N)
+// A kernel calls acquire once; every thread of the block gets the same memory.
+// Contract of a tile layout (check_tile_layout): has_tile (false: the transpose uses no tile), and
+// where true tile_map<Tile, Group> (tile_map.cuh: a bijection of the tile onto [0, slots)),
+// tile_static_bytes<T, Tile>, tile_dynamic_bytes<T, Tile> and acquire_tile<T, Tile, Group>().
+//
+//   static_array  `__shared__` array sized at compile time ([Tile][Tile] as a tile)
 //   dynamic       `extern __shared__`, its bytes passed at launch (dynamic_bytes)
 //   padded        static array with one pad element after every 128 bytes, so that strided access
 //                 patterns (interleaved_strided's 2*s*tid) spread over the 32 banks. Conflict-free
 //                 for 4-byte states at any block size; for 8-byte states up to 256 threads and for
 //                 16-byte states up to 64 (beyond, lanes still share banks at the largest strides;
 //                 never more than unpadded). test/host's bank model checks these limits.
-//
-// acquire<T, N>() returns a view; view[i] is slot i. A kernel calls acquire once.
-//
-// The same layouts also give the transpose its Tile x Tile staging tile (tile_map.cuh):
-// acquire_tile<T, Tile, Group>() returns a tile_view, tile_map<Tile, Group> is its index map.
-//
-//   static_array, dynamic  [Tile][Tile] row-major (static, or bytes at launch: tile_dynamic_bytes)
-//   padded                 [Tile][Tile + 1]
-//   swizzled               [Tile][Tile] with each row's chunks XOR-permuted (tile only, no 1-D form)
-//   none                   no tile at all: the naive transpose, which writes what it read (tile only)
+//                 As a tile: [Tile][Tile + 1]
+//   swizzled      tile only: [Tile][Tile] with each row's chunks XOR-permuted
+//   none          tile only: no tile at all; the naive transpose writes what it read
 #pragma once
 #include <cstddef>
 
 #include "config.cuh"
+#include "contract.cuh"
 #include "tile_map.cuh"
 
 namespace tally {
@@ -80,7 +84,7 @@ struct dynamic {
   template <class T, int N> static constexpr std::size_t dynamic_bytes = N * sizeof(T);
   template <class T, int N>
   TALLY_DEVICE static view<T, contiguous_map> acquire() {
-    return {reinterpret_cast<T*>(detail::dynamic_smem)};
+    return {reinterpret_cast<T*>(tally::detail::dynamic_smem)};
   }
 
   static constexpr bool has_tile = true;
@@ -89,7 +93,7 @@ struct dynamic {
   template <class T, int Tile> static constexpr std::size_t tile_dynamic_bytes = row_major_tile<Tile>::slots * sizeof(T);
   template <class T, int Tile, int Group>
   TALLY_DEVICE static tile_view<T, tile_map<Tile, Group>> acquire_tile() {
-    return {reinterpret_cast<T*>(detail::dynamic_smem)};
+    return {reinterpret_cast<T*>(tally::detail::dynamic_smem)};
   }
 };
 
@@ -138,6 +142,46 @@ struct none {
   template <class T, int Tile> static constexpr std::size_t tile_static_bytes = 0;
   template <class T, int Tile> static constexpr std::size_t tile_dynamic_bytes = 0;
 };
+
+namespace detail {
+template <class P> using static_bytes_member = std::enable_if_t<std::is_convertible_v<decltype(P::template static_bytes<int, 8>), std::size_t>>;
+template <class P> using dynamic_bytes_member = std::enable_if_t<std::is_convertible_v<decltype(P::template dynamic_bytes<int, 8>), std::size_t>>;
+template <class P> using acquire_member = decltype(P::template acquire<int, 8>()[0] = 0);
+template <class P> using has_tile_member = std::enable_if_t<std::is_same_v<std::remove_cv_t<decltype(P::has_tile)>, bool>>;
+template <class P> using tile_bytes_members = std::enable_if_t<std::is_convertible_v<decltype(P::template tile_static_bytes<int, 32>), std::size_t> &&
+                                                              std::is_convertible_v<decltype(P::template tile_dynamic_bytes<int, 32>), std::size_t>>;
+template <class P> using acquire_tile_member = decltype(P::template acquire_tile<int, 32, 1>()(0, 0) = 0);
+}  // namespace detail
+
+template <class P>
+constexpr bool check_smem_policy() {
+  using tally::detail::is_detected;
+  static_assert(is_detected<tally::detail::name_member, P>, "tally smem policy: missing 'static constexpr const char* name'");
+  static_assert(is_detected<detail::static_bytes_member, P> && is_detected<detail::dynamic_bytes_member, P>,
+                "tally smem policy: missing 'template <class S, int N> static constexpr std::size_t static_bytes' or "
+                "'dynamic_bytes' (is it a tile-only layout? Those serve the transpose alone)");
+  static_assert(is_detected<detail::acquire_member, P>,
+                "tally smem policy: missing 'template <class S, int N> static View acquire()' whose view[i] is an S&");
+  return true;
+}
+
+template <class P>
+constexpr bool check_tile_layout() {
+  using tally::detail::is_detected;
+  static_assert(is_detected<tally::detail::name_member, P>, "tally tile layout: missing 'static constexpr const char* name'");
+  static_assert(is_detected<detail::has_tile_member, P>,
+                "tally tile layout: missing 'static constexpr bool has_tile' (false: no tile, the naive transpose)");
+  static_assert(is_detected<detail::tile_bytes_members, P>,
+                "tally tile layout: missing 'template <class T, int Tile> static constexpr std::size_t tile_static_bytes' "
+                "or 'tile_dynamic_bytes'");
+  if constexpr (is_detected<detail::has_tile_member, P>) {
+    if constexpr (P::has_tile)
+      static_assert(is_detected<detail::acquire_tile_member, P>,
+                    "tally tile layout: missing 'template <class T, int Tile, int Group> static tile_view<T, Map> "
+                    "acquire_tile()' (has_tile is true)");
+  }
+  return true;
+}
 
 }  // namespace smem
 }  // namespace tally

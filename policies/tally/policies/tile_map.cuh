@@ -2,7 +2,7 @@
 // elements, and where element (r, c) lives in the flat shared array.
 //
 //   row_major_tile<Tile>          r * Tile + c. A warp reading a column (32 rows, one column)
-//                                 hits one bank 32 times for 4-byte elements: the seeds' conflict.
+//                                 hits one bank 32 times for 4-byte elements: the classical conflict.
 //   padded_tile<Tile>             r * (Tile + 1) + c, the classical [Tile][Tile + 1]: a column
 //                                 walks the banks diagonally. Rows lose their 16-byte alignment,
 //                                 so a padded row is written one element at a time.
