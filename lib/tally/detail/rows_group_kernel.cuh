@@ -10,21 +10,24 @@
 // states of a row then meet in a shuffle tree (warp_reduce<Lanes>, which only reads lanes of the
 // same aligned group for the group's first lane), and the first lane writes the row's result.
 // Every lane of a warp reaches the shuffles: the tile loop depends on blockIdx alone, and lanes
-// without a valid row carry the identity. With a programmatic Launch (policies/rows.cuh) every
+// without a valid row carry the identity. With a programmatic launch policy (launch.cuh) every
 // block first waits for the kernel ahead in the stream.
 #pragma once
 #include <tally/detail/launch.cuh>
+#include <tally/detail/rows_call.cuh>
 #include <tally/detail/rows_items.cuh>
 #include <tally/detail/state_words.cuh>
 #include <tally/policies/warp.cuh>
 
 namespace tally::detail {
 
-template <class Launch, int Lanes, int Threads, int Rows, int Unroll, int V, class Acc, class T, class Out, class Op,
-          class Xform>
-__global__ void __launch_bounds__(Threads) group_rows_kernel(const rows_args<T, Out, Xform> p, const Op op) {
-  if constexpr (Launch::programmatic) wait_for_previous_grid();  // before any global access
-  using S = typename Op::template state<Acc>;
+// K: the call's types (rows_call.cuh).
+template <class K, int Lanes, int Threads, int Rows, int Unroll, int V>
+__global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::args p, const typename K::op op) {
+  if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
+  using T = typename K::input;
+  using Acc = typename K::acc;
+  using S = typename K::state;
   using item_t = row_item<T, V>;
   using scalar_t = row_item<T, 1>;
   constexpr int groups = Threads / Lanes;
@@ -82,7 +85,7 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const rows_args<T, 
 #pragma unroll
     for (int k = 0; k < Rows; ++k) {
       acc[k] = warp_reduce<Lanes>(acc[k], op);
-      if (lane == 0 && valid[k]) store_words(p.out + first + index_t{k} * groups, op.template finalize<Out>(acc[k]));
+      if (lane == 0 && valid[k]) store_words(p.out + first + index_t{k} * groups, op.template finalize<typename K::out>(acc[k]));
     }
   }
 }

@@ -18,19 +18,23 @@
 // shared-memory use (and `last`) before the next unit's. Launch: as in rows_group_kernel.cuh.
 #pragma once
 #include <tally/detail/launch.cuh>
+#include <tally/detail/rows_call.cuh>
 #include <tally/detail/rows_items.cuh>
 #include <tally/detail/state_words.cuh>
 #include <tally/detail/last_block.cuh>
 
 namespace tally::detail {
 
-template <class Launch, class Block, class Smem, int Threads, int Unroll, int V, class Acc, class T, class Out, class Op,
-          class Xform>
+// K: the call's types (rows_call.cuh).
+template <class K, class Block, class Smem, int Threads, int Unroll, int V>
 __global__ void __launch_bounds__(Threads)
-    span_rows_kernel(const rows_args<T, Out, Xform> p, const Op op, const index_t splits, const index_t items_per_split,
-                     typename Op::template state<Acc>* partials, unsigned* tickets) {
-  if constexpr (Launch::programmatic) wait_for_previous_grid();  // before any global access
-  using S = typename Op::template state<Acc>;
+    span_rows_kernel(const typename K::args p, const typename K::op op, const index_t splits, const index_t items_per_split,
+                     typename K::state* partials, unsigned* tickets) {
+  if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
+  using T = typename K::input;
+  using Acc = typename K::acc;
+  using Out = typename K::out;
+  using S = typename K::state;
   using item_t = row_item<T, V>;
   using scalar_t = row_item<T, 1>;
   auto smem = Smem::template acquire<S, Block::template slots<Threads>>();
