@@ -15,7 +15,7 @@
 namespace tally::detail {
 
 template <class T, class Op>
-using default_reducer = reducer<default_policy<T, Op>, T, Op>;
+using default_reducer = reducer<default_reduce_policy<T, Op>, T, Op>;
 
 // The operations tally.hpp offers on element type T.
 template <class... Ops> struct op_list {};
@@ -25,7 +25,7 @@ using ops_of = std::conditional_t<is_16bit_float<T>, op_list<op::sum, op::min, o
 
 template <class T, class... Ops>
 std::size_t largest_workspace(op_list<Ops...>) {
-  static_assert((default_policy<T, Ops>::grid::finishes_in_last_block && ...),
+  static_assert((default_reduce_policy<T, Ops>::grid::finishes_in_last_block && ...),
                 "device_reducer sizes its workspace once, at construction: that needs a grid policy whose "
                 "partials do not grow with n (grid::resident or grid::resident_pdl)");
   // With a resident grid the workspace grows with n up to one partial per resident block, so the
@@ -44,7 +44,7 @@ std::size_t workspace_bound() {
 template <class Op, class T, class Out>
 void reduce_once(const char* where, const T* in, index_t n, Out* out, cudaStream_t stream) {
   validate_reduce(in, n, out, where);  // first, so that argument errors name the public function alone
-  naming(where, [&] { reduce<default_policy<T, Op>>(in, n, out, Op{}, stream); });
+  naming(where, [&] { reduce<default_reduce_policy<T, Op>>(in, n, out, Op{}, stream); });
 }
 
 // A reduction in a device_reducer's workspace.
@@ -56,10 +56,10 @@ void reduce_into(const char* where, const device_reducer_impl* self, const T* in
   naming(where, [&] {
     // Reads the current device (cudaGetDevice) and that device's cached facts: no allocation.
     const default_reducer<T, Op> r;
-    if (r.device() != self->device)
+    if (r.device() != self->workspace.device())
       throw error("the current device is " + std::to_string(r.device()) +
-                  " but this device_reducer was made on device " + std::to_string(self->device));
-    r.run(in, n, out, self->workspace, self->bytes, stream);
+                  " but this device_reducer was made on device " + std::to_string(self->workspace.device()));
+    r.run(in, n, out, self->workspace.data(), self->bytes, stream);
   });
 }
 

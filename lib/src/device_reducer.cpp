@@ -24,21 +24,15 @@ std::size_t largest_workspace_bound() {
 
 }  // namespace
 
-device_reducer::device_reducer() : impl_(std::make_unique<detail::device_reducer_impl>()) {
-  impl_->device = detail::current_device(where);
+device_reducer::device_reducer() : impl_(std::make_unique<detail::device_reducer_impl>(where)) {
   detail::naming(where, [this] {
     // Every element type of tally.hpp (each bound covers every operation on that type).
     impl_->bytes = largest_workspace_bound<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t, float, double,
                                            __half, __nv_bfloat16>();
   });
-  if (impl_->bytes == 0) return;
-  detail::check_cuda(cudaMalloc(&impl_->workspace, impl_->bytes), where, "cudaMalloc(workspace)");
-  // reducer::run (reduce.cuh) wants a workspace whose ticket counter is 0 before its first use;
-  // every call leaves it 0 again. Zeroing all of it once covers any layout, and waiting for the
-  // memset here means that a first call on any stream, blocking or not, finds it done.
-  detail::check_cuda(cudaMemsetAsync(impl_->workspace, 0, impl_->bytes, cudaStreamLegacy), where,
-                     "cudaMemsetAsync(workspace)");
-  detail::check_cuda(cudaStreamSynchronize(cudaStreamLegacy), where, "cudaStreamSynchronize");
+  // Zeroed once, and waited for, so a first call on any stream finds its ticket at 0; every call
+  // leaves it 0 again.
+  impl_->workspace.reserve(impl_->bytes);
 }
 
 // Out of line: std::unique_ptr needs the complete impl type to destroy it.
@@ -46,7 +40,7 @@ device_reducer::~device_reducer() = default;
 device_reducer::device_reducer(device_reducer&& other) noexcept = default;
 device_reducer& device_reducer::operator=(device_reducer&& other) noexcept = default;
 
-int device_reducer::device() const noexcept { return impl_ ? impl_->device : -1; }
+int device_reducer::device() const noexcept { return impl_ ? impl_->workspace.device() : -1; }
 
 std::size_t device_reducer::workspace_bytes() const noexcept { return impl_ ? impl_->bytes : 0; }
 

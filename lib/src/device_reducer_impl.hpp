@@ -7,24 +7,16 @@
 
 #include <cuda_runtime_api.h>
 
+#include <tally/detail/workspace.hpp>
 #include <tally/tally.hpp>
 
 namespace tally::detail {
 
-// One device allocation, freed with the object that owns it.
+// The workspace behind a device_reducer: allocated once, sized for every reduction of tally.hpp.
 struct device_reducer_impl {
-  int device = -1;
-  void* workspace = nullptr;
+  device_workspace workspace;
   std::size_t bytes = 0;
-
-  device_reducer_impl() = default;
-  device_reducer_impl(const device_reducer_impl&) = delete;
-  device_reducer_impl& operator=(const device_reducer_impl&) = delete;
-  // cudaFree waits for queued work to finish (so calls still in flight are safe) and finds the
-  // device from the pointer; a failure cannot be reported from a destructor.
-  ~device_reducer_impl() {
-    if (workspace != nullptr) cudaFree(workspace);
-  }
+  explicit device_reducer_impl(const char* where) : workspace(where) {}
 };
 
 // Bytes of workspace that the largest default-policy reduction of element type T needs, at any n,

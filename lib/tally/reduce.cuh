@@ -5,9 +5,10 @@
 //
 //   tally::reduce<P>(d_in, n, d_out, tally::op::sum{}, stream);   // one-off: workspace from the
 //                                                                  // stream-ordered pool
-// Both are asynchronous, deterministic (same device, same n -> bit-identical result), capturable in
-// a CUDA graph (once the reducer has reserved its workspace), and check every argument before any
-// work is queued: on error they throw tally::error and the output is not written.
+// Both are asynchronous, deterministic (same device, same n -> bit-identical result; a composition
+// that cannot promise it is rejected at compile time, determinism.cuh), capturable in a CUDA graph
+// (once the reducer has reserved its workspace), and check every argument before any work is
+// queued: on error they throw tally::error and the output is not written.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -16,12 +17,16 @@
 
 #include <cuda_runtime_api.h>
 
-#include <tally/detail/device_cache.hpp>
 #include <tally/default_policy.cuh>
+#include <tally/detail/device_cache.hpp>
+#include <tally/detail/reduction_checks.cuh>
 #include <tally/detail/reduce_kernel.cuh>
+#include <tally/detail/workspace.hpp>
 #include <tally/error.hpp>
-#include <tally/policies/op.cuh>
 #include <tally/ladder.cuh>
+#include <tally/policies/determinism.cuh>
+#include <tally/policies/op.cuh>
+#include <tally/reduce_policies.cuh>
 #include <tally/reduce_policy.cuh>
 
 namespace tally {
@@ -63,7 +68,7 @@ void validate_reduce(const T* in, index_t n, const Out* out, const char* where) 
 
 }  // namespace detail
 
-template <class P, class T, class Op = op::sum>
+template <class P, class T, class Op = op::sum, class Determinism = determinism::run_to_run>
 class reducer {
  public:
   using policy = P;
@@ -71,67 +76,52 @@ class reducer {
   using accum_type = typename P::accum::template type<T>;
   using state_type = typename Op::template state<accum_type>;
 
-  static_assert(can_reduce<Op, T, accum_type>::value,
-                "tally::reduce: this operator cannot reduce this element type (it has no identity for the "
-                "accumulator type, or the accumulator type has no operator+ / operator< the operator needs). "
-                "Pick another accum policy or operator, or wrap a functor with tally::op::make_op(f, identity).");
+  static_assert(detail::check_reduction<Op, T, accum_type, Determinism, P::fixed_order>());
 
-  explicit reducer(Op op = Op{}) : op_(op), device_(detail::current_device(where)) {
-    sm_count_ = detail::sm_count(device_, where);
-    blocks_per_sm_ = first_pass_blocks_per_sm(device_);
-    programmatic_ = P::grid::programmatic_launch && detail::compute_capability_major(device_, where) >= 9;
-  }
-  ~reducer() { release(); }
-  reducer(const reducer&) = delete;
-  reducer& operator=(const reducer&) = delete;
-  reducer(reducer&& o) noexcept { *this = std::move(o); }
-  reducer& operator=(reducer&& o) noexcept {
-    if (this != &o) {
-      release();
-      op_ = o.op_;
-      device_ = o.device_;
-      sm_count_ = o.sm_count_;
-      blocks_per_sm_ = o.blocks_per_sm_;
-      programmatic_ = o.programmatic_;
-      workspace_ = std::exchange(o.workspace_, nullptr);
-      capacity_ = std::exchange(o.capacity_, 0);
-    }
-    return *this;
+  explicit reducer(Op op = Op{}) : op_(op), workspace_(where) {
+    const int device = workspace_.device();
+    sm_count_ = detail::sm_count(device, where);
+    blocks_per_sm_ = first_pass_blocks_per_sm(device);
+    programmatic_ = P::launch::programmatic && detail::compute_capability_major(device, where) >= 9;
   }
 
   reduce_plan plan(index_t n) const { return plan_reduce<P, T>(n, sm_count_, blocks_per_sm_); }
-  int device() const { return device_; }
+  int device() const { return workspace_.device(); }
 
   // Bytes of device workspace a reduction of n elements needs (0 when one block suffices): the
   // partials, after a ticket counter when the last block combines them.
-  std::size_t workspace_bytes(index_t n) const { return bytes_for(plan(n)); }
+  std::size_t workspace_bytes(index_t n) const { return need(plan(n)).total; }
 
   // Allocates workspace for reductions of up to n elements. Call it before capturing a graph.
-  void reserve(index_t n) { reserve_bytes(workspace_bytes(n)); }
+  void reserve(index_t n) { workspace_.reserve(workspace_bytes(n)); }
 
   // Reduces in[0, n) into *out, growing the owned workspace if n needs more than reserved.
   template <class Out>
   void operator()(const T* in, index_t n, Out* out, cudaStream_t stream = 0) {
     detail::validate_reduce(in, n, out, where);
-    if (detail::current_device(where) != device_)
-      throw error(std::string(where) + ": the current device is not the one this reducer was made on (device " +
-                  std::to_string(device_) + ")");
+    workspace_.check_device();
     const reduce_plan p = plan(n);
-    reserve_bytes(bytes_for(p));
-    launch_plan(in, out, p, workspace_, stream);
+    launch_plan(in, out, p, workspace_.prepare(need(p), stream), stream);
   }
 
   // Reduces with caller-provided workspace of at least workspace_bytes(n) bytes. Where the last
-  // block combines the partials, the workspace's first bytes hold a ticket counter that must be 0
+  // block combines the partials, the workspace's first 16 bytes hold a ticket counter that must be 0
   // on first use (cudaMemset); every call leaves it 0 again.
   template <class Out>
   void run(const T* in, index_t n, Out* out, void* workspace, std::size_t workspace_size, cudaStream_t stream) const {
     detail::validate_reduce(in, n, out, where);
     const reduce_plan p = plan(n);
-    if (workspace_size < bytes_for(p) || (p.two_pass() && workspace == nullptr))
+    const std::size_t bytes = need(p).total;
+    if (workspace_size < bytes || (bytes > 0 && workspace == nullptr))
       throw error(std::string(where) + ": workspace of " + std::to_string(workspace_size) + " bytes is smaller than the " +
-                  std::to_string(bytes_for(p)) + " bytes a reduction of n = " + std::to_string(n) + " needs");
+                  std::to_string(bytes) + " bytes a reduction of n = " + std::to_string(n) + " needs");
     launch_plan(in, out, p, workspace, stream);
+  }
+
+  // What a call of plan p needs: a 16-byte ticket (last block combines) and the partials.
+  static detail::workspace_need need(const reduce_plan& p) {
+    if (!p.two_pass()) return {};
+    return {partials_offset, partials_offset + static_cast<std::size_t>(p.blocks) * sizeof(state_type)};
   }
 
  private:
@@ -140,19 +130,6 @@ class reducer {
   static constexpr std::size_t partials_offset = P::grid::finishes_in_last_block ? 16 : 0;
   using element_lift_t = detail::lift_element<Op, accum_type>;
   element_lift_t element_lift() const { return {op_}; }
-
-  static std::size_t bytes_for(const reduce_plan& p) {
-    return p.two_pass() ? partials_offset + static_cast<std::size_t>(p.blocks) * sizeof(state_type) : 0;
-  }
-
-  void reserve_bytes(std::size_t need) {
-    if (need <= capacity_) return;
-    release();
-    detail::check_cuda(cudaMalloc(&workspace_, need), where, "cudaMalloc(workspace)");
-    capacity_ = need;
-    if (partials_offset > 0)  // the ticket starts at 0; each call leaves it at 0
-      detail::check_cuda(cudaMemset(workspace_, 0, partials_offset), where, "cudaMemset(workspace)");
-  }
 
   // Queues the kernel(s) of plan p; arguments are already checked.
   template <class Out>
@@ -198,19 +175,11 @@ class reducer {
     });
   }
 
-  void release() noexcept {
-    if (workspace_ != nullptr) cudaFree(workspace_);
-    workspace_ = nullptr;
-    capacity_ = 0;
-  }
-
   Op op_{};
-  int device_ = 0;
+  detail::device_workspace workspace_;
   int sm_count_ = 0;
   int blocks_per_sm_ = 0;
-  bool programmatic_ = false;  // launch with PDL: the grid policy asks for it and the device has it
-  void* workspace_ = nullptr;
-  std::size_t capacity_ = 0;
+  bool programmatic_ = false;  // launch with PDL: the launch policy asks for it and the device has it
 };
 
 // One-off reduction: the workspace comes from the device's stream-ordered memory pool
@@ -219,17 +188,8 @@ template <class P, class T, class Out, class Op = op::sum>
 void reduce(const T* in, index_t n, Out* out, Op op = Op{}, cudaStream_t stream = 0) {
   detail::validate_reduce(in, n, out, "tally::reduce");
   reducer<P, T, Op> r(op);
-  const std::size_t bytes = r.workspace_bytes(n);
-  void* workspace = nullptr;
-  if (bytes > 0) detail::check_cuda(cudaMallocAsync(&workspace, bytes, stream), "tally::reduce", "cudaMallocAsync");
-  try {
-    if (bytes > 0) detail::check_cuda(cudaMemsetAsync(workspace, 0, bytes < 16 ? bytes : 16, stream), "tally::reduce", "cudaMemsetAsync");
-    r.run(in, n, out, workspace, bytes, stream);
-  } catch (...) {
-    if (workspace != nullptr) cudaFreeAsync(workspace, stream);
-    throw;
-  }
-  if (workspace != nullptr) detail::check_cuda(cudaFreeAsync(workspace, stream), "tally::reduce", "cudaFreeAsync");
+  detail::with_pool_workspace(r.need(r.plan(n)), stream, "tally::reduce",
+                              [&](void* workspace, std::size_t bytes) { r.run(in, n, out, workspace, bytes, stream); });
 }
 
 }  // namespace tally

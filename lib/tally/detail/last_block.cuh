@@ -12,8 +12,8 @@ namespace tally::detail {
 // True for the caller that takes the last of `count` tickets. Called by one thread of the block,
 // right after its partial's store. acq_rel: the release publishes the caller's partial with its
 // ticket; the acquire, in the block that takes the last ticket, makes every partial visible to it
-// (and to all its threads, through a __syncthreads() after this). Measured on an H200 against
-// __threadfence() (fence.sc) before the atomic and again in the last block: 0.1-0.3 us a call faster.
+// (and to all its threads, through a __syncthreads() after this). One atomic instead of a fence
+// before it and another in the last block (docs/performance.md).
 TALLY_DEVICE bool take_last_ticket(unsigned* ticket, unsigned count) {
   cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*ticket);
   return tickets.fetch_add(1u, cuda::memory_order_acq_rel) == count - 1;
@@ -21,18 +21,15 @@ TALLY_DEVICE bool take_last_ticket(unsigned* ticket, unsigned count) {
 
 // Partials a thread loads before it folds any of them: one L2 round trip for a round. 5 of up to
 // 8 bytes: 5 x 256 threads cover a resident grid of 8 blocks an SM up to 160 SMs in one round; 3
-// of 16 bytes (arg<float>, arg<double>). More cost registers past the 32 that 8 resident blocks of
-// 256 threads allow (float min with 8: 34).
+// of 16 bytes (arg<float>, arg<double>). More would cost registers past the 32 that 8 resident
+// blocks of 256 threads allow.
 template <class S>
 inline constexpr int partials_in_flight = sizeof(S) <= 8 ? 5 : sizeof(S) <= 16 ? 3 : 1;
 
 // v folded with partials[t], partials[t + Threads], ... in that order, for thread t of the last
 // block (the order a second launch over the partials would use, so results match it bit for bit).
-// A plain loop compiled to a peeled first load, then batches of 2 and 1: three round trips for
-// four partials a thread, where this takes one: 0.1-0.2 us a call less at 2^22-2^24 back to back
-// (H200, float sum 2^22: 7.00-7.05 -> 6.86 us).
-// count is 32-bit (a grid's blocks, a row's splits): a 64-bit loop cost the int32 sum kernel 10 more
-// registers, past what 8 resident blocks allow.
+// Every load of a round is issued before the first fold: a plain loop compiled to several round
+// trips. count is 32-bit (a grid's blocks, a row's splits): a 64-bit loop costs registers.
 template <int Threads, class S, class Op>
 TALLY_DEVICE S fold_partials(const S* partials, unsigned count, S v, Op op) {
   constexpr int K = partials_in_flight<S>;

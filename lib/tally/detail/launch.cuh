@@ -1,24 +1,19 @@
 // Kernel launch with an optional programmatic dependent launch (PDL): the launch may begin while
 // the kernel ahead of it in the stream drains; the kernel calls wait_for_previous_grid() before
-// its first global access. tally's kernels do not release it early (griddepcontrol.launch_dependents:
-// measured slower, policies/grid.cuh), so it is released as the blocks of the kernel ahead exit.
+// its first global access. tally's kernels do not release it early (griddepcontrol.launch_dependents
+// measured slower: docs/performance.md), so it is released as the blocks of the kernel ahead exit.
 #pragma once
 #include <cstddef>
 
 #include <cuda_runtime_api.h>
 
 #include <tally/error.hpp>
+#include <tally/policies/launch.cuh>
 #include <tally/types.hpp>
 
 namespace tally::detail {
 
-// Blocks until the kernel this launch depends on has completed and its writes are visible
-// (griddepcontrol.wait). A no-op without a programmatic launch and before sm_90.
-__device__ __forceinline__ void wait_for_previous_grid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+using launch::wait_for_previous_grid;
 
 // Whether stream is being captured into a CUDA graph. Captured launches are made without PDL: on
 // an H200 (CUDA 13), a graph whose first kernel node was captured with it, launched behind a

@@ -88,7 +88,7 @@ template <class P, class Load, class Acc, class In, class Op, class Lift, class 
 __global__ void __launch_bounds__(P::threads) reduce_kernel(const In* __restrict__ in, index_t n, Op op, Lift lift,
                                                             Finish finish) {
   using S = typename Op::template state<Acc>;
-  if constexpr (P::grid::programmatic_launch) wait_for_previous_grid();  // before any global access
+  if constexpr (P::launch::programmatic) wait_for_previous_grid();  // before any global access
   S acc = Load::template consume<P::threads>(in, n, op.template identity<Acc>(), lift, op);
   auto smem = P::smem::template acquire<S, P::smem_slots>();
   acc = P::block::template reduce<P::threads>(acc, smem, op);

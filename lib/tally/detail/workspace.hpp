@@ -1,0 +1,121 @@
+// The device workspace of a reducer object (reducer, rows_reducer, tally.hpp's device_reducer), and
+// the one-off workspace of a free function, written once for all of them. Plain C++.
+//
+// A workspace starts with ticket counters (the "last block combines" pattern, detail/last_block.cuh)
+// followed by partial states. A kernel needs its tickets to be 0 when it starts and leaves them 0;
+// it leaves the partials behind it. A later call may put its tickets where an earlier call left
+// partials (row reductions size both by M), so the owner tracks how many leading bytes are known
+// to be zero and clears the rest of a call's tickets on the stream before the call.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include <cuda_runtime_api.h>
+
+#include <tally/detail/device_cache.hpp>
+#include <tally/error.hpp>
+
+namespace tally::detail {
+
+// What a call needs: `tickets` leading bytes that must be 0, `total` bytes in all (0: none).
+struct workspace_need {
+  std::size_t tickets = 0;
+  std::size_t total = 0;
+};
+
+class device_workspace {
+ public:
+  // Bound to the current device; allocates nothing yet.
+  explicit device_workspace(const char* where) : where_(where), device_(current_device(where)) {}
+  ~device_workspace() { release(); }
+  device_workspace(const device_workspace&) = delete;
+  device_workspace& operator=(const device_workspace&) = delete;
+  device_workspace(device_workspace&& o) noexcept { *this = std::move(o); }
+  device_workspace& operator=(device_workspace&& o) noexcept {
+    if (this != &o) {
+      release();
+      where_ = o.where_;
+      device_ = o.device_;
+      data_ = std::exchange(o.data_, nullptr);
+      capacity_ = std::exchange(o.capacity_, 0);
+      zero_prefix_ = std::exchange(o.zero_prefix_, 0);
+    }
+    return *this;
+  }
+
+  int device() const { return device_; }
+  void* data() const { return data_; }
+  std::size_t capacity() const { return capacity_; }
+
+  // Throws unless the current device is the one this workspace belongs to.
+  void check_device() const {
+    if (current_device(where_) != device_)
+      throw error(std::string(where_) + ": the current device is not the one this object was made on (device " +
+                  std::to_string(device_) + ")");
+  }
+
+  // Grows to at least `bytes`, all zero once this returns, whatever stream uses it next. Call it
+  // before capturing a graph: calls then allocate and clear nothing.
+  void reserve(std::size_t bytes) {
+    if (bytes <= capacity_) return;
+    allocate(bytes);
+    check_cuda(cudaMemsetAsync(data_, 0, bytes, cudaStreamLegacy), where_, "cudaMemsetAsync(workspace)");
+    check_cuda(cudaStreamSynchronize(cudaStreamLegacy), where_, "cudaStreamSynchronize");
+    zero_prefix_ = bytes;
+  }
+
+  // Readies the workspace for a call that needs `need` on `stream`: grows it if needed, and clears,
+  // on the stream, the part of the call's tickets not known to be 0. Returns the workspace.
+  void* prepare(workspace_need need, cudaStream_t stream) {
+    if (need.total > capacity_) allocate(need.total);
+    if (need.tickets > zero_prefix_) {
+      check_cuda(cudaMemsetAsync(static_cast<unsigned char*>(data_) + zero_prefix_, 0, need.tickets - zero_prefix_, stream),
+                 where_, "cudaMemsetAsync(workspace tickets)");
+      zero_prefix_ = need.tickets;
+    }
+    // After the call its tickets are 0 again, and what follows them may hold partials.
+    if (need.total > need.tickets) zero_prefix_ = need.tickets;
+    return data_;
+  }
+
+ private:
+  void allocate(std::size_t bytes) {
+    release();
+    check_cuda(cudaMalloc(&data_, bytes), where_, "cudaMalloc(workspace)");
+    capacity_ = bytes;
+  }
+
+  void release() noexcept {
+    // cudaFree waits for work still using the memory; a failure cannot be reported from here.
+    if (data_ != nullptr) cudaFree(data_);
+    data_ = nullptr;
+    capacity_ = 0;
+    zero_prefix_ = 0;
+  }
+
+  const char* where_ = "tally";
+  int device_ = 0;
+  void* data_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::size_t zero_prefix_ = 0;  // leading bytes known to be 0 when the next call starts
+};
+
+// A one-off call: workspace of need.total bytes from the device's stream-ordered pool
+// (cudaMallocAsync / cudaFreeAsync on `stream`, which graph capture records too), its tickets
+// zeroed on the stream; call(workspace, bytes) queues the work.
+template <class Call>
+void with_pool_workspace(workspace_need need, cudaStream_t stream, const char* where, Call call) {
+  void* workspace = nullptr;
+  if (need.total > 0) check_cuda(cudaMallocAsync(&workspace, need.total, stream), where, "cudaMallocAsync");
+  try {
+    if (need.tickets > 0) check_cuda(cudaMemsetAsync(workspace, 0, need.tickets, stream), where, "cudaMemsetAsync");
+    call(workspace, need.total);
+  } catch (...) {
+    if (workspace != nullptr) cudaFreeAsync(workspace, stream);
+    throw;
+  }
+  if (workspace != nullptr) check_cuda(cudaFreeAsync(workspace, stream), where, "cudaFreeAsync");
+}
+
+}  // namespace tally::detail
