@@ -1,14 +1,13 @@
 // Out-of-place transpose of a row-major matrix, composed from a transpose_policy.
 //
 //   tally::transpose(d_in, d_out, rows, cols, stream);                              // default policy
-//   tally::transpose<tally::transposes::padded_32>(d_in, d_out, rows, cols, stream);
+//   tally::transpose<tally::transpose_policies::padded_32>(d_in, d_out, rows, cols, stream);
 //
 // in holds rows x cols elements, row-major; out receives cols x rows, row-major: out[j * rows + i]
 // = in[i * cols + j]. Element types of 2, 4 or 8 bytes (the bits are copied, never converted).
 // Asynchronous, allocation-free (capturable in a CUDA graph) and one kernel launch (one per
-// 2^31 - 1 tiles). Every argument
-// is checked before anything is queued; a bad one throws tally::error and out is not written:
-// negative dimensions, rows x cols beyond the address space, a null or misaligned pointer when
+// 2^31 - 1 tiles). Every argument is checked before anything is queued; a bad one throws
+// tally::error and out is not written: negative dimensions, rows x cols beyond the address space, a null or misaligned pointer when
 // rows x cols > 0, and in == out or overlapping buffers (the transpose is out of place only).
 // rows == 0 or cols == 0 is a no-op.
 #pragma once
@@ -18,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <tally/detail/device_cache.hpp>
 #include <tally/detail/launch.cuh>
 #include <tally/detail/transpose_kernel.cuh>
 #include <tally/error.hpp>
@@ -79,10 +79,13 @@ void validate_transpose(const T* in, const T* out, index_t rows, index_t cols, c
 
 template <class P, class T, int V>
 void launch_transpose(const transpose_plan& p, const T* in, T* out, cudaStream_t stream) {
+  constexpr const char* where = "tally::transpose";
+  const bool programmatic =
+      P::launch::programmatic && compute_capability_major(current_device(where), where) >= 9;
   for (index_t first = 0; first < p.tiles; first += max_transpose_blocks) {
     const index_t blocks = p.tiles - first < max_transpose_blocks ? p.tiles - first : max_transpose_blocks;
-    queue_kernel(&transpose_kernel<P, T, V>, blocks, P::threads, P::template dynamic_smem_bytes<T>, stream,
-                 /*programmatic=*/false, "tally::transpose", in, out, p.rows, p.cols, p.tile_rows, p.tile_cols, first);
+    queue_kernel(&transpose_kernel<P, T, V>, blocks, P::threads, P::template dynamic_smem_bytes<T>, stream, programmatic,
+                 where, in, out, p.rows, p.cols, p.tile_rows, p.tile_cols, first);
   }
 }
 

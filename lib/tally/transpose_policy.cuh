@@ -12,18 +12,24 @@
 //                vector, both pointers aligned to it); otherwise the same tile runs element-wise.
 //   Order        which tile each block moves: tile_order::row_major, column_major, diagonal or
 //                banded<K> (policies/tile_order.cuh: what each does to the rows a wave of blocks touches)
+//   Launch       launch::stream_ordered (the default) or launch::pdl (launch.cuh)
 #pragma once
 #include <cstddef>
 #include <string>
 #include <type_traits>
 
+#include <tally/policies/launch.cuh>
 #include <tally/policies/smem.cuh>
 #include <tally/policies/tile_order.cuh>
 
 namespace tally {
 
-template <class Smem, int Tile = 32, int Threads = 256, int VectorBytes = 0, class Order = tile_order::row_major>
+template <class Smem, int Tile = 32, int Threads = 256, int VectorBytes = 0, class Order = tile_order::row_major,
+          class Launch = launch::stream_ordered>
 struct transpose_policy {
+  static_assert(smem::check_tile_layout<Smem>());
+  static_assert(tile_order::check_tile_order<Order>());
+  static_assert(launch::check_launch_policy<Launch>());
   static_assert(Tile == 32 || Tile == 64, "tally::transpose_policy: Tile must be 32 or 64");
   static_assert(detail::is_power_of_two(Threads) && Threads >= 32 && Threads <= 1024,
                 "tally::transpose_policy: Threads must be a power of two in [32, 1024]");
@@ -31,6 +37,7 @@ struct transpose_policy {
                 "tally::transpose_policy: VectorBytes must be 0 (element-wise), 8 or 16");
   using smem = Smem;
   using order = Order;
+  using launch = Launch;
   static constexpr int tile = Tile;
   static constexpr int threads = Threads;
   static constexpr int vector_bytes = VectorBytes;
@@ -51,18 +58,21 @@ struct transpose_policy {
   template <class T> static constexpr std::size_t static_smem_bytes = Smem::template tile_static_bytes<T, Tile>;
   template <class T> static constexpr std::size_t dynamic_smem_bytes = Smem::template tile_dynamic_bytes<T, Tile>;
 
+  template <class L> using with_launch = transpose_policy<Smem, Tile, Threads, VectorBytes, Order, L>;
+
   // "swizzled_64x64_256t_v16", "padded_32x32_256t_diag": for test output and benchmark names.
   static std::string name() {
     std::string n = std::string(Smem::name) + "_" + std::to_string(Tile) + "x" + std::to_string(Tile) + "_" +
                     std::to_string(Threads) + "t";
     if (VectorBytes > 0) n += "_v" + std::to_string(VectorBytes);
-    return n + Order::suffix();
+    return n + Order::suffix() + (Launch::programmatic ? std::string("_") + Launch::name : std::string());
   }
 };
 
-// Named compositions: the seeds' kernels (naive, the 32 x 32 tile unpadded and padded) with four
+// Named compositions: the classical kernels (naive, the 32 x 32 tile unpadded and padded) with four
 // elements a thread (the classical 32 x 8 block), and the candidates with more bytes in flight.
-namespace transposes {
+// transpose_policies::all lists every one, in the order the tests and the benchmark go through them.
+namespace transpose_policies {
 using naive = transpose_policy<smem::none, 32, 256>;              // coalesced read, strided write
 using static_32 = transpose_policy<smem::static_array, 32, 256>;  // [32][32]: 32-way column conflicts
 using dynamic_32 = transpose_policy<smem::dynamic, 32, 256>;      // the same tile, bytes at launch
@@ -79,27 +89,23 @@ using swizzled_64_v16_band32 = transpose_policy<smem::swizzled, 64, 256, 16, til
 using swizzled_64_v16_col = transpose_policy<smem::swizzled, 64, 256, 16, tile_order::column_major>;
 using swizzled_64_v16_512t_col = transpose_policy<smem::swizzled, 64, 512, 16, tile_order::column_major>;  // 8 elements a thread
 
-// Every named composition, in the order the tests and the benchmark go through them.
-template <class... Ps> struct list {};
-using all = list<naive, static_32, dynamic_32, padded_32, swizzled_32, padded_64, swizzled_32_v16_64t, swizzled_32_v16,
-                 swizzled_64_v16, padded_32_diag, swizzled_64_v16_band32, swizzled_64_v16_col, swizzled_64_v16_512t_col>;
+using all = policy_list<naive, static_32, dynamic_32, padded_32, swizzled_32, padded_64, swizzled_32_v16_64t, swizzled_32_v16,
+                        swizzled_64_v16, padded_32_diag, swizzled_64_v16_band32, swizzled_64_v16_col, swizzled_64_v16_512t_col>;
+}  // namespace transpose_policies
+
+// Deprecated spelling of transpose_policies.
+namespace transposes {
+using namespace transpose_policies;
+template <class... Ps> using list = policy_list<Ps...>;
 }  // namespace transposes
 
 // The composition tally::transpose uses unless told otherwise: a swizzled 64 x 64 tile, 16-byte
-// accesses, tiles in column-major order (consecutive blocks go down a tile column, so the blocks
-// resident at one moment write whole output rows end to end), 512 threads (8 elements a thread) for 4-
-// and 8-byte elements and 256 for 2-byte ones. Measured on an H200 against cublas{S,D}geam, same
-// runs (README, bench/results/NVIDIA_H200_transpose*): column-major order took double 8192^2 from
-// 0.99 to 1.02-1.03 of geam and float 8192^2 from 1.04-1.05 to 1.08. Over 17 shapes and types
-// (squares of 8192-16384, 2048 x 65536 and its transpose, 10000^2, 8191 x 8193; 2-, 4- and 8-byte
-// elements) it was the fastest order everywhere but double 16384^2, where banded<32> was 1.1-1.4 %
-// ahead in interleaved sweeps and 1.6-2.9 % behind in the benchmark's runs. 512 threads were level
-// with 256 for double and up to 1 % ahead for float where the vectors fit, and ahead on odd shapes,
-// which move element by element (8191 x 8193: double +3 %, float +19 %, measured in a build whose
-// store phase also skipped the bounds checks); 2-byte elements at 512 threads (one 16-byte vector
-// a thread) were 10 % slower.
+// accesses, tiles in column-major order (the blocks resident at one moment write whole output rows
+// end to end), 512 threads (8 elements a thread) for 4- and 8-byte elements and 256 for 2-byte ones
+// (one 16-byte vector a thread was slower). The fastest measured on every shape but one, and above
+// cuBLAS's geam on all (docs/performance.md).
 template <class T>
-using default_transpose_policy =
-    std::conditional_t<sizeof(T) == 2, transposes::swizzled_64_v16_col, transposes::swizzled_64_v16_512t_col>;
+using default_transpose_policy = std::conditional_t<sizeof(T) == 2, transpose_policies::swizzled_64_v16_col,
+                                                    transpose_policies::swizzled_64_v16_512t_col>;
 
 }  // namespace tally

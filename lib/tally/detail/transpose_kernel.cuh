@@ -26,6 +26,7 @@
 #include <string>
 #include <type_traits>
 
+#include <tally/detail/launch.cuh>
 #include <tally/policies/config.cuh>
 #include <tally/policies/smem.cuh>
 #include <tally/policies/tile_order.cuh>
@@ -150,9 +151,8 @@ TALLY_UNROLL
 
   // Whether the whole tile lies inside the matrix: then its loads need no bounds check. With one
   // predicate per load, a thread's eight or more loads outnumber the SM's seven predicate
-  // registers, and the compiler waited for the first load before issuing the rest (SASS). The
-  // store phase keeps its checks: batching all its tile reads before the first store made the
-  // conflicted layouts (static_32) 8 % slower and no other faster (H200).
+  // registers, and the compiler waited for the first load before issuing the rest. The store
+  // phase keeps its checks (without them, no layout was faster: docs/performance.md).
   TALLY_HD static bool is_full(index_t rows, index_t cols, tile_origin o) {
     return o.row + P::tile <= rows && o.col + P::tile <= cols;
   }
@@ -230,6 +230,7 @@ __global__ void __launch_bounds__(P::threads) transpose_kernel(const T* __restri
                                                                index_t rows, index_t cols, index_t tile_rows,
                                                                index_t tile_cols, index_t first_tile) {
   using agent = transpose_tile<P, T, V>;
+  if constexpr (P::launch::programmatic) wait_for_previous_grid();  // before any global access
   const tile_origin o = origin_of_block<P>(first_tile + blockIdx.x, tile_rows, tile_cols);
   if constexpr (P::smem::has_tile) {
     const auto tile = P::smem::template acquire_tile<T, P::tile, V>();
