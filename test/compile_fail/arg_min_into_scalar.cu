@@ -2,5 +2,5 @@
 #include <tally/reduce.cuh>
 
 void f(const float* in, float* out) {
-  tally::reduce<tally::default_policy<float, tally::op::arg_min>>(in, 10, out, tally::op::arg_min{});
+  tally::reduce<tally::default_reduce_policy<float, tally::op::arg_min>>(in, 10, out, tally::op::arg_min{});
 }

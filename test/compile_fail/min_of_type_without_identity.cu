@@ -7,4 +7,4 @@ struct ordered {
   __host__ __device__ bool operator<(const ordered& o) const { return x < o.x; }
 };
 
-void f(const ordered* in, ordered* out) { tally::reduce<tally::default_policy<ordered>>(in, 10, out, tally::op::min{}); }
+void f(const ordered* in, ordered* out) { tally::reduce<tally::default_reduce_policy<ordered>>(in, 10, out, tally::op::min{}); }

@@ -5,4 +5,4 @@ struct opaque {
   int x;
 };
 
-void f(const opaque* in, opaque* out) { tally::reduce<tally::default_policy<opaque>>(in, 10, out); }
+void f(const opaque* in, opaque* out) { tally::reduce<tally::default_reduce_policy<opaque>>(in, 10, out); }

@@ -34,7 +34,7 @@ out_of<Op, T> tally_result(const T* in, index_t n) {
 // Runs f(policy_name, result) for Op over in[0, n) with three compositions that differ in every family.
 template <class Op, class T, class F>
 void for_each_policy(const T* in, index_t n, F f) {
-  f("default", tally_result<default_policy<T, Op>, Op>(in, n));
+  f("default", tally_result<default_reduce_policy<T, Op>, Op>(in, n));
   f("unroll8/sequential_unrolled/padded/512/per_tile", tally_result<policy_a<T, Op>, Op>(in, n));
   f("single/interleaved/dynamic/128", tally_result<policy_b<T, Op>, Op>(in, n));
 }
@@ -185,7 +185,7 @@ TEST_CASE("integer overflow both ways: native wraps modulo 2^32 (as CUB), accum:
     const auto wrapped = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(exact)));
     CAPTURE(v);
     CAPTURE(n);
-    CHECK(tally_result<default_policy<std::int32_t>, op::sum>(d.data(), n) == wrapped);
+    CHECK(tally_result<default_reduce_policy<std::int32_t>, op::sum>(d.data(), n) == wrapped);
     CHECK(tally_result<policy_a<std::int32_t, op::sum>, op::sum>(d.data(), n) == wrapped);
     CHECK(cub_result<op::sum, std::int32_t>(d) == wrapped);
     device_buffer<std::int64_t> out(1);
@@ -198,7 +198,7 @@ TEST_CASE("integer overflow both ways: native wraps modulo 2^32 (as CUB), accum:
   const dataset<std::int64_t> d(m, next_seed());
   fill_with(d, std::int64_t{1} << 61);
   const auto wrapped64 = static_cast<std::int64_t>(static_cast<std::uint64_t>(m) << 61);
-  CHECK(tally_result<default_policy<std::int64_t>, op::sum>(d.data(), m) == wrapped64);
+  CHECK(tally_result<default_reduce_policy<std::int64_t>, op::sum>(d.data(), m) == wrapped64);
   CHECK(cub_result<op::sum, std::int64_t>(d) == wrapped64);
 }
 
@@ -309,7 +309,7 @@ void check_kahan_errors(bool mixed) {
   const long double u = std::is_same_v<F, float> ? 0x1p-24L : 0x1p-53L;
 
   const F kahan = reduce_with<kahan_default<F>>(data.get(), n);
-  const F native = reduce_with<default_policy<F>>(data.get(), n);
+  const F native = reduce_with<default_reduce_policy<F>>(data.get(), n);
   const F cub = cub_result<op::sum, F>(data.get(), n);
   const long double e_kahan = std::fabs(error_of(kahan, exact.sum));
   const long double e_native = std::fabs(error_of(native, exact.sum));

@@ -1,4 +1,4 @@
-// Programmatic dependent launch (grid::resident_pdl, and the row launch rows::pdl): the same results
+// Programmatic dependent launch (launch::pdl, for reduce and row launches): the same results
 // as a plain launch, and no call reads memory before the kernel ahead of it in the stream has
 // finished writing it.
 #include <cstdint>
@@ -13,9 +13,9 @@ using namespace tally::test;
 
 namespace {
 
-// A composition unlike default_policy's (which the other suites test), launched programmatically.
-using pdl_policy = reduce_policy<load::unroll<4>, block::sequential_unrolled, smem::padded, 128,
-                                 accum::native, grid::resident_pdl>;
+// A composition unlike default_reduce_policy's (which the other suites test), launched programmatically.
+using pdl_policy = reduce_policy<load::unroll<4>, block::sequential_unrolled, smem::padded, 128, accum::native,
+                                 grid::resident, launch::pdl>;
 
 std::int64_t host_int_sum(std::uint64_t seed, index_t n) {
   std::uint64_t s = 0;  // int32 sums wrap, as the device's do
@@ -25,7 +25,7 @@ std::int64_t host_int_sum(std::uint64_t seed, index_t n) {
 
 }  // namespace
 
-TEST_CASE("resident_pdl matches the host and CUB at every size") {
+TEST_CASE("launch::pdl reduce: matches the host and CUB at every size") {
   for (const index_t n : test_sizes()) {
     for_each_type(type_list<float, std::int32_t, double>{}, [&](auto t) {
       using T = typename decltype(t)::type;
@@ -39,7 +39,7 @@ TEST_CASE("resident_pdl matches the host and CUB at every size") {
 // A producer kernel rewrites the input before every reduction, in one stream and without any host
 // synchronisation: a reduction that started reading before the producer finished would see a mix
 // of two fills and miss the exact (wrapping) int32 sum.
-TEST_CASE("resident_pdl waits for the kernel ahead of it: fill, reduce, fill, reduce, ...") {
+TEST_CASE("launch::pdl reduce: waits for the kernel ahead of it: fill, reduce, fill, reduce, ...") {
   const index_t n = capped((index_t{1} << 22) + 5);
   constexpr int rounds = 24;
   device_buffer<std::int32_t> in(static_cast<std::size_t>(n));
@@ -70,7 +70,7 @@ TEST_CASE("resident_pdl waits for the kernel ahead of it: fill, reduce, fill, re
 
 // The same with a cudaMemsetAsync as the producer: not a kernel, so no programmatic edge, and the
 // reduction must still start after it.
-TEST_CASE("resident_pdl waits for a cudaMemsetAsync ahead of it") {
+TEST_CASE("launch::pdl reduce: waits for a cudaMemsetAsync ahead of it") {
   const index_t n = capped((index_t{1} << 22) + 5);
   constexpr int rounds = 24;
   device_buffer<std::int32_t> in(static_cast<std::size_t>(n));
@@ -100,7 +100,7 @@ TEST_CASE("resident_pdl waits for a cudaMemsetAsync ahead of it") {
 // programmatic launches where every read depends on the write just before it.
 // Captured launches are made without PDL (detail::is_capturing); the replays run behind a
 // cudaMemsetAsync of their output, which they must follow.
-TEST_CASE("resident_pdl chains: reduce of the previous reduction's output, in a CUDA graph too") {
+TEST_CASE("launch::pdl reduce: chains: reduce of the previous reduction's output, in a CUDA graph too") {
   constexpr int links = 16;
   const index_t n = capped((index_t{1} << 20) + 7);
   const dataset<double> d(n, next_seed());
@@ -142,8 +142,8 @@ TEST_CASE("resident_pdl chains: reduce of the previous reduction's output, in a 
 // host synchronisation. int32 row sums are exact, so a call that read a half-written input, or
 // an output not yet written, gives a wrong number. The shapes run the group kernel (16384 x 200:
 // a warp a row) and the span kernel (8 x 2^19: several blocks a row, with tickets).
-TEST_CASE_TEMPLATE("row launches wait for the kernel ahead: fill, rows, rows of the result, ...", L, rows::stream_ordered,
-                   rows::pdl) {
+TEST_CASE_TEMPLATE("row launches wait for the kernel ahead: fill, rows, rows of the result, ...", L, launch::stream_ordered,
+                   launch::pdl) {
   using policy = rows_policy<rows::by_shape, accum::native, L>;
   struct shape {
     index_t m, n;

@@ -76,8 +76,8 @@ TEST_CASE("8 streams reducing different buffers at once: each result equals the 
     fd.push_back(std::make_unique<dataset<float>>(n, next_seed()));
     id.push_back(std::make_unique<dataset<std::int64_t>>(n, next_seed()));
   }
-  using sum_r = reducer<default_policy<float>, float>;
-  using argmin_r = reducer<default_policy<std::int64_t, op::arg_min>, std::int64_t, op::arg_min>;
+  using sum_r = reducer<default_reduce_policy<float>, float>;
+  using argmin_r = reducer<default_reduce_policy<std::int64_t, op::arg_min>, std::int64_t, op::arg_min>;
   using kahan_p = reduce_policy<load::unroll<4>, block::sequential, smem::padded, 256, accum::kahan, grid::per_tile>;
   std::vector<sum_r> sums(streams);
   std::vector<argmin_r> argmins(streams);
@@ -87,8 +87,8 @@ TEST_CASE("8 streams reducing different buffers at once: each result equals the 
   device_buffer<float> alone_sum(streams), alone_kahan(streams);
   device_buffer<arg<std::int64_t>> alone_arg(streams);
   for (int k = 0; k < streams; ++k) {
-    check_reduce<default_policy<float>, op::sum>(*fd[k], host_truth<op::sum>(*fd[k]));
-    check_reduce<default_policy<std::int64_t, op::arg_min>, op::arg_min>(*id[k], host_truth<op::arg_min>(*id[k]));
+    check_reduce<default_reduce_policy<float>, op::sum>(*fd[k], host_truth<op::sum>(*fd[k]));
+    check_reduce<default_reduce_policy<std::int64_t, op::arg_min>, op::arg_min>(*id[k], host_truth<op::arg_min>(*id[k]));
     sums[k](fd[k]->data(), fd[k]->size(), alone_sum.get() + k);
     kahans[k](fd[k]->data(), fd[k]->size(), alone_kahan.get() + k);
     argmins[k](id[k]->data(), id[k]->size(), alone_arg.get() + k);
@@ -106,7 +106,7 @@ TEST_CASE("8 streams reducing different buffers at once: each result equals the 
       sums[k](fd[k]->data(), fd[k]->size(), sum_out.get() + slot, s[k]);
       argmins[k](id[k]->data(), id[k]->size(), arg_out.get() + slot, s[k]);
       kahans[k](fd[k]->data(), fd[k]->size(), kahan_out.get() + slot, s[k]);
-      tally::reduce<default_policy<float>>(fd[k]->data(), fd[k]->size(), oneoff_out.get() + slot, op::sum{}, s[k]);
+      tally::reduce<default_reduce_policy<float>>(fd[k]->data(), fd[k]->size(), oneoff_out.get() + slot, op::sum{}, s[k]);
     }
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   for (int round = 0; round < rounds; ++round)
@@ -132,8 +132,8 @@ TEST_CASE("reducers of several types and operators reused across sizes, interlea
                                    accum::native, grid::per_tile>;
   reducer<kahan_p, float> kahan_sum;
   reducer<per_tile_p, std::int64_t, op::arg_min> argmin;
-  reducer<default_policy<__half, op::max>, __half, op::max> half_max;
-  reducer<default_policy<double>, double> double_sum;
+  reducer<default_reduce_policy<__half, op::max>, __half, op::max> half_max;
+  reducer<default_reduce_policy<double>, double> double_sum;
   // Sizes cross the one-block / many-block boundary both ways, grow past and shrink below the
   // reserved workspace.
   const std::vector<index_t> sizes{5, 70001, (index_t{1} << 22) + 3, 300, 0, (index_t{1} << 24) + 1, 1, 4097};
@@ -166,9 +166,9 @@ TEST_CASE("reducers of several types and operators reused across sizes, interlea
                                                kahan_sum.plan(fd[k]->size()));
     expect_matches_reference<per_tile_p, op::arg_min>(*id[k], host_truth<op::arg_min>(*id[k]), i_out.read(k),
                                                       argmin.plan(id[k]->size()));
-    expect_matches_reference<default_policy<__half, op::max>, op::max>(*hd[k], host_truth<op::max>(*hd[k]),
+    expect_matches_reference<default_reduce_policy<__half, op::max>, op::max>(*hd[k], host_truth<op::max>(*hd[k]),
                                                                         h_out.read(k), half_max.plan(hd[k]->size()));
-    expect_matches_reference<default_policy<double>, op::sum>(*dd[k], host_truth<op::sum>(*dd[k]), d_out.read(k),
+    expect_matches_reference<default_reduce_policy<double>, op::sum>(*dd[k], host_truth<op::sum>(*dd[k]), d_out.read(k),
                                                               double_sum.plan(dd[k]->size()));
   }
 }

@@ -1,4 +1,4 @@
-// The rules every kernel keeps (DESIGN.md), each shown on the GPU.
+// The rules every kernel keeps (docs/testing.md), each shown on the GPU.
 #include <cstring>
 #include <string>
 #include <vector>
@@ -18,8 +18,8 @@ std::vector<index_t> small_sizes() {
   return kept;
 }
 
-using ladder_rungs = type_list<ladder::baseline, ladder::strided, ladder::sequential, ladder::first_add,
-                               ladder::unroll_last_warp, ladder::complete_unroll, ladder::unroll4, ladder::shuffle>;
+using ladder_rungs = type_list<reduce_policies::baseline, reduce_policies::strided, reduce_policies::sequential, reduce_policies::first_add,
+                               reduce_policies::unroll_last_warp, reduce_policies::complete_unroll, reduce_policies::unroll4, reduce_policies::shuffle>;
 
 template <class T>
 std::vector<unsigned char> bits_of(const T& v) {
@@ -30,7 +30,7 @@ std::vector<unsigned char> bits_of(const T& v) {
 
 }  // namespace
 
-TEST_CASE("the seed ladder's named compositions: float and int32 sums match the host and CUB") {
+TEST_CASE("the ladder's named compositions (reduce_policies): float and int32 sums match the host and CUB") {
   for (const index_t n : test_sizes()) {
     for_each_type(type_list<float, std::int32_t>{}, [&](auto t) {
       using T = typename decltype(t)::type;
@@ -65,8 +65,8 @@ TEST_CASE("vector loads from misaligned starts (1 to 15 bytes off a 16-byte boun
       for (int offset = 1; offset <= max_offset; ++offset) {
         const dataset<T> d(n, next_seed(), offset);
         INFO("offset " << offset * sizeof(T) << " bytes");
-        check_reduce<default_policy<T>, op::sum>(d, host_truth<op::sum>(d));
-        check_reduce<default_policy<T, op::arg_max>, op::arg_max>(d, host_truth<op::arg_max>(d));
+        check_reduce<default_reduce_policy<T>, op::sum>(d, host_truth<op::sum>(d));
+        check_reduce<default_reduce_policy<T, op::arg_max>, op::arg_max>(d, host_truth<op::arg_max>(d));
       }
     }
   };
@@ -88,7 +88,7 @@ TEST_CASE("null input with n > 0: a clear error, and the output is untouched") {
   device_buffer<float> out(1);
   out.poison(0x5A);
   const float before = out.read();
-  reducer<default_policy<float>, float> r;
+  reducer<default_reduce_policy<float>, float> r;
   try {
     r(static_cast<const float*>(nullptr), 10, out.get());
     FAIL("no error thrown");
@@ -105,7 +105,7 @@ TEST_CASE("bit-identical results across 100 calls on the same input, for default
   const auto check_repeatable = [n](auto op_tag, auto type_tag_) {
     using Op = typename decltype(op_tag)::type;
     using T = typename decltype(type_tag_)::type;
-    using R = reducer<default_policy<T, Op>, T, Op>;
+    using R = reducer<default_reduce_policy<T, Op>, T, Op>;
     using Out = std::conditional_t<std::is_same_v<Op, op::arg_min>, arg<T>, typename R::accum_type>;
     const dataset<T> d(n, next_seed());
     R r;
@@ -132,14 +132,14 @@ TEST_CASE("graph capture: a reducer and the one-off reduce replay to the same re
   device_buffer<double> direct(1), captured(2);
   captured.poison();
 
-  reducer<default_policy<double>, double> r;
+  reducer<default_reduce_policy<double>, double> r;
   r.reserve(n);  // no allocation may happen during capture
   r(d.data(), n, direct.get(), stream);
 
   cudaGraph_t graph;
   TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
   r(d.data(), n, captured.get(), stream);
-  tally::reduce<default_policy<double>>(d.data(), n, captured.get() + 1, op::sum{}, stream);
+  tally::reduce<default_reduce_policy<double>>(d.data(), n, captured.get() + 1, op::sum{}, stream);
   TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
   cudaGraphExec_t exec;
   TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
@@ -155,14 +155,14 @@ TEST_CASE("graph capture: a reducer and the one-off reduce replay to the same re
 }
 
 TEST_CASE("one reducer reused across growing and shrinking sizes; the one-off reduce agrees") {
-  reducer<ladder::baseline, std::int32_t> r;  // per_tile: the workspace grows with n
+  reducer<reduce_policies::baseline, std::int32_t> r;  // per_tile: the workspace grows with n
   for (const index_t size : {index_t{1000}, index_t{1} << 22, index_t{300}, (index_t{1} << 24) + 3, index_t{5}}) {
     const index_t n = capped(size);
     const dataset<std::int32_t> d(n, next_seed());
     const auto truth = host_truth<op::sum>(d);
     device_buffer<std::int32_t> out(2);
     r(d.data(), n, out.get());
-    tally::reduce<ladder::baseline>(d.data(), n, out.get() + 1);
+    tally::reduce<reduce_policies::baseline>(d.data(), n, out.get() + 1);
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
     CAPTURE(n);
     CHECK(out.read(0) == static_cast<std::int32_t>(truth.wrapped));
@@ -176,7 +176,7 @@ TEST_CASE("accum::wide gives the exact int32 sum where native wraps") {
   const auto truth = host_truth<op::sum>(d);
   using wide_p = reduce_policy<load::vector<2>, block::warp_shuffle, smem::static_array, 256, accum::wide>;
   check_reduce<wide_p, op::sum>(d, truth);  // compares the int64 result with the exact sum
-  check_reduce<default_policy<std::int32_t>, op::sum>(d, truth);  // int32 result, the sum mod 2^32
+  check_reduce<default_reduce_policy<std::int32_t>, op::sum>(d, truth);  // int32 result, the sum mod 2^32
 }
 
 // With a wider accumulator, min / max of no element is still T's identity (int64's highest would
@@ -204,7 +204,7 @@ TEST_CASE("a user functor with an identity: bitwise xor over uint32, exact") {
         n, std::uint32_t{0}, [&](std::uint32_t a, index_t i) { return a ^ d.at(i); },
         [](std::uint32_t a, std::uint32_t b) { return a ^ b; });
     device_buffer<std::uint32_t> out(1);
-    reducer<default_policy<std::uint32_t>, std::uint32_t, decltype(xor_op)> r(xor_op);
+    reducer<default_reduce_policy<std::uint32_t>, std::uint32_t, decltype(xor_op)> r(xor_op);
     r(d.data(), n, out.get());
     CAPTURE(n);
     CHECK(out.read() == expected);

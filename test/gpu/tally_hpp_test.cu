@@ -98,11 +98,11 @@ result_t<T, Op> run(const Api& api, const dataset<T>& d) {
   return out.read();
 }
 
-// got is Op over d through tally.hpp, which runs default_policy<T, Op>: compared with the host
+// got is Op over d through tally.hpp, which runs default_reduce_policy<T, Op>: compared with the host
 // reference and with CUB.
 template <class Op, class T, class Truth>
 void check_result(const dataset<T>& d, const Truth& truth, const result_t<T, Op>& got) {
-  using P = default_policy<T, Op>;
+  using P = default_reduce_policy<T, Op>;
   expect_matches_reference<P, Op>(d, truth, got, reducer<P, T, Op>().plan(d.size()));
 }
 

@@ -24,7 +24,7 @@ TEST_CASE("transpose beyond 2^31 elements: 64-bit offsets on the vector and the 
   for (const shape s : {shape{32772, 65536}, shape{46341, 46341}}) {
     if (s.rows * s.cols > max_test_size()) continue;
     check_transpose<default_transpose_policy<float>, float>(s.rows, s.cols);
-    check_transpose<transposes::padded_32, float>(s.rows, s.cols);
+    check_transpose<transpose_policies::padded_32, float>(s.rows, s.cols);
   }
 }
 
@@ -41,7 +41,7 @@ TEST_CASE("transpose: argument errors leave the output untouched") {
   CHECK(contains(argument_error_of([&] { transpose(in, const_cast<float*>(in) + 8, 4, 4); }), "overlap"));
   const auto* misaligned = reinterpret_cast<const float*>(reinterpret_cast<const unsigned char*>(in) + 2);
   CHECK(contains(argument_error_of([&] { transpose(misaligned, o, 4, 4); }), "not aligned"));
-  CHECK(contains(argument_error_of([&] { transpose<transposes::swizzled_64_v16>(in, o, 8, -1); }), "negative"));
+  CHECK(contains(argument_error_of([&] { transpose<transpose_policies::swizzled_64_v16>(in, o, 8, -1); }), "negative"));
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<unsigned char> bytes(64 * sizeof(float));
   TALLY_TEST_CHECK_CUDA(cudaMemcpy(bytes.data(), o, bytes.size(), cudaMemcpyDeviceToHost));
@@ -60,7 +60,7 @@ TEST_CASE("transpose on a stream, captured in a CUDA graph and replayed") {
   cudaGraphExec_t exec = nullptr;
   TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
   transpose(d.data(), out.get(), rows, cols, s);
-  transpose<transposes::padded_32>(d.data(), out.get(), rows, cols, s);
+  transpose<transpose_policies::padded_32>(d.data(), out.get(), rows, cols, s);
   TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(s, &graph));
   TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
   TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, s));

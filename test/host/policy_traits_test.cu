@@ -5,6 +5,8 @@
 #include <type_traits>
 
 #include <tally/reduce.cuh>
+#include <tally/reduce_rows.cuh>
+#include <tally/transpose.cuh>
 
 using namespace tally;
 
@@ -37,9 +39,9 @@ TEST_CASE("accumulator policies") {
   CHECK(std::is_same_v<accum::wide::type<__nv_bfloat16>, float>);
   CHECK(std::is_same_v<accum::wide::type<float>, double>);
   CHECK(std::is_same_v<accum::wide::type<double>, double>);
-  CHECK(std::is_same_v<default_policy<__half>::accum, accum::wide>);
-  CHECK(std::is_same_v<default_policy<__half, op::min>::accum, accum::native>);
-  CHECK(std::is_same_v<default_policy<float>::accum, accum::native>);
+  CHECK(std::is_same_v<default_reduce_policy<__half>::accum, accum::wide>);
+  CHECK(std::is_same_v<default_reduce_policy<__half, op::min>::accum, accum::native>);
+  CHECK(std::is_same_v<default_reduce_policy<float>::accum, accum::native>);
 }
 
 TEST_CASE("operators: identities are neutral") {
@@ -104,6 +106,76 @@ TEST_CASE("can_reduce: rejects pairs without an operator or an identity") {
 }
 
 TEST_CASE("policy names") {
-  CHECK(default_policy<float>::name() == "vector4/warp_shuffle/static_array/256/native/resident_pdl");
-  CHECK(ladder::baseline::name() == "single/interleaved/static_array/256/native/per_tile");
+  CHECK(default_reduce_policy<float>::name() == "vector4/warp_shuffle/static_array/256/native/resident/pdl");
+  CHECK(reduce_policies::baseline::name() == "single/interleaved/static_array/256/native/per_tile/stream_ordered");
 }
+
+TEST_CASE("every member of every family keeps its contract") {
+  static_assert(load::check_load_policy<load::single>() && load::check_load_policy<load::unroll<8>>() &&
+                load::check_load_policy<load::vector<4>>());
+  static_assert(block::check_block_policy<block::interleaved>() && block::check_block_policy<block::interleaved_strided>() &&
+                block::check_block_policy<block::sequential>() && block::check_block_policy<block::sequential_unrolled>() &&
+                block::check_block_policy<block::warp_shuffle>());
+  static_assert(smem::check_smem_policy<smem::static_array>() && smem::check_smem_policy<smem::dynamic>() &&
+                smem::check_smem_policy<smem::padded>());
+  static_assert(smem::check_tile_layout<smem::static_array>() && smem::check_tile_layout<smem::padded>() &&
+                smem::check_tile_layout<smem::swizzled>() && smem::check_tile_layout<smem::none>());
+  static_assert(accum::check_accum_policy<accum::native>() && accum::check_accum_policy<accum::wide>() &&
+                accum::check_accum_policy<accum::kahan>());
+  static_assert(grid::check_grid_policy<grid::resident>() && grid::check_grid_policy<grid::per_tile>());
+  static_assert(launch::check_launch_policy<launch::pdl>() && launch::check_launch_policy<launch::stream_ordered>());
+  static_assert(check_operator<op::sum>() && check_operator<op::min>() && check_operator<op::max>() &&
+                check_operator<op::arg_min>() && check_operator<op::arg_max>());
+  static_assert(tile_order::check_tile_order<tile_order::row_major>() && tile_order::check_tile_order<tile_order::banded<32>>());
+  // What the checks detect, on a policy missing a member (the compile-fail tests see the message).
+  struct no_reduce {
+    static constexpr const char* name = "no_reduce";
+    static constexpr bool fixed_order = true;
+    template <int Threads> static constexpr int slots = Threads;
+  };
+  CHECK(tally::detail::is_detected<block::detail::slots_member, no_reduce>);
+  CHECK_FALSE(tally::detail::is_detected<block::detail::reduce_member, no_reduce>);
+  CHECK_FALSE(tally::detail::is_detected<smem::detail::static_bytes_member, smem::swizzled>);  // a tile-only layout
+}
+
+TEST_CASE("determinism: compositions declare a fixed order; exact operators need none") {
+  CHECK(default_reduce_policy<float>::fixed_order);
+  CHECK(reduce_policies::baseline::fixed_order);
+  CHECK(is_exact<op::sum, std::int32_t>::value);
+  CHECK(is_exact<op::arg_max, std::uint64_t>::value);
+  CHECK_FALSE(is_exact<op::sum, float>::value);
+  CHECK_FALSE(is_exact<op::min, double>::value);  // which NaN comes back depends on the order
+  CHECK(meets_determinism<determinism::run_to_run, true, op::sum, float>);
+  CHECK_FALSE(meets_determinism<determinism::run_to_run, false, op::sum, float>);
+  CHECK(meets_determinism<determinism::run_to_run, false, op::sum, std::int64_t>);
+  CHECK(meets_determinism<determinism::not_guaranteed, false, op::sum, float>);
+}
+
+TEST_CASE("one launch family for every composition; with_* replaces one member") {
+  using P = default_reduce_policy<float>;
+  CHECK(std::is_same_v<P::launch, launch::pdl>);
+  CHECK(std::is_same_v<P::with_launch<launch::stream_ordered>::launch, launch::stream_ordered>);
+  CHECK(std::is_same_v<P::with_accum<accum::kahan>::accum, accum::kahan>);
+  CHECK(std::is_same_v<P::with_accum<accum::kahan>::launch, launch::pdl>);
+  CHECK(std::is_same_v<P::with_grid<grid::per_tile>::launch, launch::pdl>);
+  CHECK(std::is_same_v<default_rows_policy<float>::launch, launch::pdl>);
+  CHECK(std::is_same_v<default_transpose_policy<float>::launch, launch::stream_ordered>);
+  CHECK(transpose_policies::padded_32::with_launch<launch::pdl>::name() == "padded_32x32_256t_pdl");
+}
+
+// The old spellings still compile (with a deprecation warning each, silenced here) and mean the new ones.
+#if defined(__NVCC__)
+#pragma nv_diag_suppress 1444
+#endif
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+TEST_CASE("deprecated spellings are aliases of the new names") {
+  CHECK(std::is_same_v<default_policy<double, op::min>, default_reduce_policy<double, op::min>>);
+  CHECK(std::is_same_v<ladder::unroll4, reduce_policies::unroll4>);
+  CHECK(std::is_same_v<transposes::padded_32, transpose_policies::padded_32>);
+  using old_pdl = reduce_policy<load::vector<4>, block::warp_shuffle, smem::static_array, 256, accum::native, grid::resident_pdl>;
+  CHECK(std::is_same_v<old_pdl::launch, launch::pdl>);
+  CHECK(std::is_same_v<rows::pdl, launch::pdl>);
+  CHECK(std::is_same_v<rows::stream_ordered, launch::stream_ordered>);
+}
+#pragma GCC diagnostic pop

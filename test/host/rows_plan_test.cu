@@ -89,10 +89,11 @@ TEST_CASE("rows plan: misaligned rows read one element at a time") {
 }
 
 TEST_CASE("rows plan: M = 0 launches nothing, N = 0 writes identities") {
-  CHECK(plan(0, 100).launch == rows_launch::none);
+  CHECK_FALSE(plan(0, 100).launches());
   CHECK(plan(0, 100).blocks == 0);
   const rows_plan empty_rows = plan(100, 0);
-  CHECK(empty_rows.launch == rows_launch::group);
+  CHECK(empty_rows.launches());
+  CHECK(empty_rows.strategy() == "thread_per_row");  // N = 0: a lane a row reads nothing, writes the identity
   CHECK(empty_rows.items == 0);
   CHECK(empty_rows.tail_begin == 0);
   CHECK(plan<rows::blocks_per_row<>>(5, 0).splits == 1);
@@ -125,12 +126,11 @@ TEST_CASE("rows plan: every plan covers every row and item, within the grid limi
           CHECK(p.blocks <= grid::max_blocks);
           CHECK(p.items * p.item_elems + (p.n - p.tail_begin) == n);
           CHECK(p.n - p.tail_begin < p.item_elems);
-          if (p.launch == rows_launch::span) {
+          if (p.lanes == 0) {  // blocks reduce spans of rows
             CHECK(p.splits >= 1);
             CHECK(p.splits * p.items_per_split >= p.items);
             if (p.items > 0) CHECK((p.splits - 1) * p.items_per_split < p.items);  // no empty split
           } else {
-            CHECK(p.launch == rows_launch::group);
             CHECK(32 % p.lanes == 0);
           }
         };
@@ -139,4 +139,40 @@ TEST_CASE("rows plan: every plan covers every row and item, within the grid limi
         check(plan<rows::warp_per_row>(m, n, aligned));
         check(plan<rows::by_shape, double>(m, n, aligned));
       }
+}
+
+namespace {
+// A strategy of the test's own (only its plan runs here): one struct, no edit to the library.
+struct one_block_of_64_a_row {
+  static constexpr const char* name = "one_block_of_64_a_row";
+  static constexpr bool fixed_order = true;
+  template <class T>
+  static constexpr void plan(rows_plan& p, const rows_device&) {
+    detail::plan_spans(p, 64, 1);
+    p.strategy_name = name;
+  }
+  template <class Call>
+  static void launch(const rows_plan&, const Call&) {}
+};
+}  // namespace
+
+TEST_CASE("rows plan: a strategy defined outside the library plans through plan_rows") {
+  static_assert(rows::check_row_strategy<one_block_of_64_a_row>());
+  const rows_plan p = plan<one_block_of_64_a_row>(1000, 100);
+  CHECK(p.strategy() == "one_block_of_64_a_row");
+  CHECK(p.threads == 64);
+  CHECK(p.blocks == 1000);
+  CHECK(p.items == 25);  // plan_rows' part: 16-byte items of 4 floats
+  CHECK(p.workspace_bytes(sizeof(float)) == 0);
+}
+
+TEST_CASE("rows plan: split rows ask for a ticket a row and a partial a split") {
+  const rows_plan few = plan(64, k * k);  // blocks_per_row<16>
+  CHECK(few.tickets == 64);
+  CHECK(few.partials == 64 * 16);
+  CHECK(few.partials_offset() == 256);
+  CHECK(few.workspace_bytes(sizeof(double)) == 256 + 64 * 16 * sizeof(double));
+  const rows_plan whole = plan(4 * k, 16 * k);  // block_per_row: no workspace
+  CHECK(whole.tickets == 0);
+  CHECK(whole.workspace_bytes(sizeof(float)) == 0);
 }

@@ -48,8 +48,8 @@ TEST_CASE("reduce_rows: null and misaligned pointers") {
 TEST_CASE("reduce_rows: M = 0 is a no-op and N = 0 needs no matrix") {
   // M == 0 returns after validation, before any CUDA call: this runs without a GPU.
   CHECK_NOTHROW(reduce_rows(static_cast<const float*>(nullptr), 0, 5, 5, static_cast<float*>(nullptr)));
-  CHECK_NOTHROW(matvec(static_cast<const float*>(nullptr), static_cast<const float*>(nullptr),
-                       static_cast<float*>(nullptr), 0, 5, 5));
+  CHECK_NOTHROW(matvec(static_cast<const float*>(nullptr), 0, 5, 5, static_cast<const float*>(nullptr),
+                       static_cast<float*>(nullptr)));
   float out[3] = {};
   CHECK_NOTHROW(detail::validate_rows(static_cast<const float*>(nullptr), 3, 0, 0, out, "test"));
   CHECK_NOTHROW(detail::validate_rows(matrix, 1, 5, 5, out, "test"));  // any ld >= N for a single row
@@ -58,12 +58,12 @@ TEST_CASE("reduce_rows: M = 0 is a no-op and N = 0 needs no matrix") {
 TEST_CASE("matvec: x is checked too") {
   float y[4] = {7, 7, 7, 7};
   const std::string null_x =
-      argument_error_of([&] { matvec(matrix, static_cast<const float*>(nullptr), y, 2, 3, 3); });
+      argument_error_of([&] { matvec(matrix, 2, 3, 3, static_cast<const float*>(nullptr), y); });
   CHECK(contains(null_x, "tally::matvec"));
   CHECK(contains(null_x, "vector x pointer is null but N = 3"));
   const auto* x_misaligned = reinterpret_cast<const float*>(reinterpret_cast<const unsigned char*>(matrix) + 1);
-  CHECK(contains(argument_error_of([&] { matvec(matrix, x_misaligned, y, 2, 3, 3); }), "vector x pointer is not aligned"));
-  CHECK(contains(argument_error_of([&] { matvec(matrix, matrix, y, 2, 3, 2); }), "ld = 2 is smaller than N = 3"));
+  CHECK(contains(argument_error_of([&] { matvec(matrix, 2, 3, 3, x_misaligned, y); }), "vector x pointer is not aligned"));
+  CHECK(contains(argument_error_of([&] { matvec(matrix, 2, 3, 2, matrix, y); }), "ld = 2 is smaller than N = 3"));
   CHECK_NOTHROW(detail::validate_rows(matrix, 2, 0, 0, y, "test", static_cast<const float*>(nullptr), true));
   for (float v : y) CHECK(v == 7);
 }

@@ -117,7 +117,7 @@ struct shape {
 // Every shape through every composition, from aligned buffers (vectors where the dimensions allow)
 // and from buffers one element off (element-wise).
 template <class T, class... Ps>
-void check_all(transposes::list<Ps...>) {
+void check_all(policy_list<Ps...>) {
   const shape shapes[] = {{1, 1},   {0, 7},   {7, 0},    {0, 8},    {1, 200}, {200, 1},  {33, 65},
                           {65, 33}, {4097, 3}, {3, 4097}, {32, 32},  {31, 33}, {64, 64},  {63, 65},
                           {96, 160}, {8, 8},   {136, 72}, {100, 36}, {4, 12},  {200, 8},  {8, 200}};
@@ -131,17 +131,17 @@ void check_all(transposes::list<Ps...>) {
 }  // namespace
 
 TEST_CASE("emulated transpose, 4-byte elements: every composition, every shape, both paths") {
-  check_all<float>(transposes::all{});
+  check_all<float>(transpose_policies::all{});
 }
 
-TEST_CASE("emulated transpose, 8-byte elements") { check_all<double>(transposes::all{}); }
+TEST_CASE("emulated transpose, 8-byte elements") { check_all<double>(transpose_policies::all{}); }
 
-TEST_CASE("emulated transpose, 2-byte elements") { check_all<__half>(transposes::all{}); }
+TEST_CASE("emulated transpose, 2-byte elements") { check_all<__half>(transpose_policies::all{}); }
 
 TEST_CASE("emulated transpose: a tall matrix (more than 65535 tiles down) and a wide one") {
   check_emulated<default_transpose_policy<float>, float>((index_t{1} << 18) + 4, 4, 0, 0);
-  check_emulated<transposes::padded_32, float>((index_t{1} << 21) + 1, 3, 0, 0);
-  check_emulated<transposes::swizzled_32_v16, double>(2, (index_t{1} << 21) + 2, 0, 0);
+  check_emulated<transpose_policies::padded_32, float>((index_t{1} << 21) + 1, 3, 0, 0);
+  check_emulated<transpose_policies::swizzled_32_v16, double>(2, (index_t{1} << 21) + 2, 0, 0);
 }
 
 TEST_CASE("emulated transpose: more seed-style compositions (32 x 32 threads, 8-byte vectors)") {

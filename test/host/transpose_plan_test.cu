@@ -23,7 +23,7 @@ constexpr std::uintptr_t other = 0x40000000;
 }  // namespace
 
 TEST_CASE("plan: tiles across and down, partial edge tiles, one launch") {
-  using P = transposes::padded_32;
+  using P = transpose_policies::padded_32;
   const transpose_plan p = plan_transpose<P, float>(33, 65, aligned, other);
   CHECK(p.tile_rows == 2);
   CHECK(p.tile_cols == 3);
@@ -69,7 +69,7 @@ TEST_CASE("plan: vectors only where both dimensions and both pointers allow them
 TEST_CASE("transpose: rows == 0 or cols == 0 is a no-op, null pointers included") {
   CHECK(argument_error_of([] { transpose(static_cast<const float*>(nullptr), static_cast<float*>(nullptr), 0, 5); }) == "");
   CHECK(argument_error_of([] { transpose(static_cast<const float*>(nullptr), static_cast<float*>(nullptr), 7, 0); }) == "");
-  CHECK(argument_error_of([] { transpose<transposes::naive>(static_cast<const double*>(nullptr), static_cast<double*>(nullptr), 0, 0); }) == "");
+  CHECK(argument_error_of([] { transpose<transpose_policies::naive>(static_cast<const double*>(nullptr), static_cast<double*>(nullptr), 0, 0); }) == "");
 }
 
 TEST_CASE("transpose: bad arguments throw tally::error naming them, before any CUDA call") {
@@ -88,7 +88,7 @@ TEST_CASE("transpose: bad arguments throw tally::error naming them, before any C
   CHECK(contains(error_of([&] { transpose(in, in, 4, 4); }), "in-place transpose is not supported"));
   CHECK(contains(error_of([&] { transpose(in, in + 8, 4, 4); }), "input and output overlap"));   // in + [0, 16) vs [8, 24)
   CHECK(contains(error_of([&] { transpose(in + 8, in, 4, 4); }), "input and output overlap"));
-  CHECK(contains(error_of([&] { transpose<transposes::padded_32>(in, out, -2, 2); }), "tally::transpose"));
+  CHECK(contains(error_of([&] { transpose<transpose_policies::padded_32>(in, out, -2, 2); }), "tally::transpose"));
   for (float x : out) CHECK(x == 0.0f);  // nothing written
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("tile orders: each visits every tile exactly once; diagonal neighbours
   CHECK(tile_order::column_major::of(7, 7, 5).col == 1);
   CHECK(tile_order::column_major::of(34, 7, 5).row == 6);
   CHECK(tile_order::column_major::of(34, 7, 5).col == 4);
-  CHECK(transposes::swizzled_64_v16_band32::name() == "swizzled_64x64_256t_v16_band32");
-  CHECK(transposes::swizzled_64_v16_512t_col::name() == "swizzled_64x64_512t_v16_col");
-  CHECK(transposes::padded_32_diag::name() == "padded_32x32_256t_diag");
+  CHECK(transpose_policies::swizzled_64_v16_band32::name() == "swizzled_64x64_256t_v16_band32");
+  CHECK(transpose_policies::swizzled_64_v16_512t_col::name() == "swizzled_64x64_512t_v16_col");
+  CHECK(transpose_policies::padded_32_diag::name() == "padded_32x32_256t_diag");
 }

@@ -141,67 +141,67 @@ TEST_CASE("row-major and swizzled tiles keep vector runs contiguous; bytes per l
   check_runs_contiguous<smem::swizzled_tile<64, 4>, 64, 4>();
   check_runs_contiguous<smem::swizzled_tile<64, 8>, 64, 8>();
   CHECK_FALSE(smem::padded_tile<32>::rows_keep_vectors);
-  CHECK(transposes::static_32::static_smem_bytes<float> == 32 * 32 * 4);
-  CHECK(transposes::dynamic_32::static_smem_bytes<float> == 0);
-  CHECK(transposes::dynamic_32::dynamic_smem_bytes<float> == 32 * 32 * 4);
-  CHECK(transposes::padded_32::static_smem_bytes<double> == 32 * 33 * 8);
-  CHECK(transposes::swizzled_64_v16::static_smem_bytes<float> == 64 * 64 * 4);
-  CHECK(transposes::naive::static_smem_bytes<float> == 0);
-  CHECK(transposes::naive::dynamic_smem_bytes<float> == 0);
+  CHECK(transpose_policies::static_32::static_smem_bytes<float> == 32 * 32 * 4);
+  CHECK(transpose_policies::dynamic_32::static_smem_bytes<float> == 0);
+  CHECK(transpose_policies::dynamic_32::dynamic_smem_bytes<float> == 32 * 32 * 4);
+  CHECK(transpose_policies::padded_32::static_smem_bytes<double> == 32 * 33 * 8);
+  CHECK(transpose_policies::swizzled_64_v16::static_smem_bytes<float> == 64 * 64 * 4);
+  CHECK(transpose_policies::naive::static_smem_bytes<float> == 0);
+  CHECK(transpose_policies::naive::dynamic_smem_bytes<float> == 0);
 }
 
 TEST_CASE("every thread mapping covers each tile element once") {
-  check_thread_map<transposes::naive, 1>();
-  check_thread_map<transposes::padded_32, 1>();
-  check_thread_map<transposes::padded_64, 1>();
-  check_thread_map<transposes::swizzled_32_v16_64t, 4>();
-  check_thread_map<transposes::swizzled_32_v16_64t, 2>();
-  check_thread_map<transposes::swizzled_32_v16_64t, 1>();
-  check_thread_map<transposes::swizzled_32_v16, 4>();
-  check_thread_map<transposes::swizzled_32_v16, 8>();
-  check_thread_map<transposes::swizzled_64_v16, 4>();
-  check_thread_map<transposes::swizzled_64_v16, 8>();
-  check_thread_map<transposes::swizzled_64_v16, 1>();
-  check_thread_map<transposes::swizzled_64_v16_512t_col, 4>();
-  check_thread_map<transposes::swizzled_64_v16_512t_col, 2>();
-  check_thread_map<transposes::swizzled_64_v16_512t_col, 1>();
+  check_thread_map<transpose_policies::naive, 1>();
+  check_thread_map<transpose_policies::padded_32, 1>();
+  check_thread_map<transpose_policies::padded_64, 1>();
+  check_thread_map<transpose_policies::swizzled_32_v16_64t, 4>();
+  check_thread_map<transpose_policies::swizzled_32_v16_64t, 2>();
+  check_thread_map<transpose_policies::swizzled_32_v16_64t, 1>();
+  check_thread_map<transpose_policies::swizzled_32_v16, 4>();
+  check_thread_map<transpose_policies::swizzled_32_v16, 8>();
+  check_thread_map<transpose_policies::swizzled_64_v16, 4>();
+  check_thread_map<transpose_policies::swizzled_64_v16, 8>();
+  check_thread_map<transpose_policies::swizzled_64_v16, 1>();
+  check_thread_map<transpose_policies::swizzled_64_v16_512t_col, 4>();
+  check_thread_map<transpose_policies::swizzled_64_v16_512t_col, 2>();
+  check_thread_map<transpose_policies::swizzled_64_v16_512t_col, 1>();
   check_thread_map<transpose_policy<smem::padded, 32, 1024>, 1>();  // the seeds' 32 x 32 threads
   check_thread_map<transpose_policy<smem::padded, 64, 1024>, 1>();
 }
 
 TEST_CASE("elements per vector: VectorBytes / sizeof(T), capped by the elements a thread moves") {
-  CHECK(transposes::padded_32::vector_elems<float> == 1);
-  CHECK(transposes::swizzled_64_v16::vector_elems<float> == 4);
-  CHECK(transposes::swizzled_64_v16::vector_elems<double> == 2);
-  CHECK(transposes::swizzled_64_v16::vector_elems<__half> == 8);
+  CHECK(transpose_policies::padded_32::vector_elems<float> == 1);
+  CHECK(transpose_policies::swizzled_64_v16::vector_elems<float> == 4);
+  CHECK(transpose_policies::swizzled_64_v16::vector_elems<double> == 2);
+  CHECK(transpose_policies::swizzled_64_v16::vector_elems<__half> == 8);
   CHECK(transpose_policy<smem::swizzled, 32, 256, 16>::vector_elems<__half> == 4);  // 4 elements a thread
   CHECK(transpose_policy<smem::swizzled, 32, 1024, 16>::vector_elems<float> == 1);  // 1 element a thread
   CHECK(transpose_policy<smem::swizzled, 32, 256, 8>::vector_elems<float> == 2);
-  CHECK(transposes::swizzled_64_v16::name() == "swizzled_64x64_256t_v16");
-  CHECK(transposes::naive::name() == "naive_32x32_256t");
+  CHECK(transpose_policies::swizzled_64_v16::name() == "swizzled_64x64_256t_v16");
+  CHECK(transpose_policies::naive::name() == "naive_32x32_256t");
 }
 
 // The bank model: (vector path: tile writes, column reads; element-wise fallback: writes, reads).
 TEST_CASE("bank model, 4-byte elements: the unpadded tile's column reads are 32-way, padded and swizzled are free") {
-  check_ways<transposes::static_32, float>(1, 32, 1, 32);
-  check_ways<transposes::dynamic_32, float>(1, 32, 1, 32);
-  check_ways<transposes::padded_32, float>(1, 1, 1, 1);
-  check_ways<transposes::swizzled_32, float>(1, 1, 1, 1);
-  check_ways<transposes::padded_64, float>(1, 1, 1, 1);
-  check_ways<transposes::swizzled_32_v16_64t, float>(1, 1, 1, 1);
-  check_ways<transposes::swizzled_32_v16, float>(1, 1, 1, 1);
+  check_ways<transpose_policies::static_32, float>(1, 32, 1, 32);
+  check_ways<transpose_policies::dynamic_32, float>(1, 32, 1, 32);
+  check_ways<transpose_policies::padded_32, float>(1, 1, 1, 1);
+  check_ways<transpose_policies::swizzled_32, float>(1, 1, 1, 1);
+  check_ways<transpose_policies::padded_64, float>(1, 1, 1, 1);
+  check_ways<transpose_policies::swizzled_32_v16_64t, float>(1, 1, 1, 1);
+  check_ways<transpose_policies::swizzled_32_v16, float>(1, 1, 1, 1);
   // 16 lanes per 64-element row, two rows a warp: the column reads reach only 16 banks.
-  check_ways<transposes::swizzled_64_v16, float>(1, 2, 1, 1);
-  check_ways<transposes::swizzled_64_v16_512t_col, float>(1, 2, 1, 1);  // the same warp shapes at 512 threads
+  check_ways<transpose_policies::swizzled_64_v16, float>(1, 2, 1, 1);
+  check_ways<transpose_policies::swizzled_64_v16_512t_col, float>(1, 2, 1, 1);  // the same warp shapes at 512 threads
 }
 
 TEST_CASE("bank model, 8-byte elements") {
-  check_ways<transposes::static_32, double>(1, 16, 1, 16);
-  check_ways<transposes::padded_32, double>(1, 1, 1, 1);
-  check_ways<transposes::swizzled_32, double>(1, 1, 1, 1);
-  check_ways<transposes::padded_64, double>(1, 1, 1, 1);
-  // 8-byte column reads of 2-element vectors: a half-warp reaches 8 bank pairs (see transpose_policy.cuh).
-  check_ways<transposes::swizzled_32_v16, double>(1, 2, 1, 1);
-  check_ways<transposes::swizzled_64_v16, double>(1, 2, 1, 1);
-  check_ways<transposes::swizzled_64_v16_512t_col, double>(1, 2, 1, 1);
+  check_ways<transpose_policies::static_32, double>(1, 16, 1, 16);
+  check_ways<transpose_policies::padded_32, double>(1, 1, 1, 1);
+  check_ways<transpose_policies::swizzled_32, double>(1, 1, 1, 1);
+  check_ways<transpose_policies::padded_64, double>(1, 1, 1, 1);
+  // 8-byte column reads of 2-element vectors: a half-warp reaches 8 bank pairs, 2-way conflicts.
+  check_ways<transpose_policies::swizzled_32_v16, double>(1, 2, 1, 1);
+  check_ways<transpose_policies::swizzled_64_v16, double>(1, 2, 1, 1);
+  check_ways<transpose_policies::swizzled_64_v16_512t_col, double>(1, 2, 1, 1);
 }

@@ -11,7 +11,7 @@
 #include "../common/argument_error.hpp"
 
 using namespace tally;
-using P = default_policy<float>;
+using P = default_reduce_policy<float>;
 
 using tally::test::argument_error_of;
 using tally::test::contains;
@@ -38,7 +38,7 @@ TEST_CASE("negative n, null output and misaligned pointers are errors") {
 TEST_CASE("arg_min on a null input names the input too") {
   arg<int> out{7, 7};
   const std::string m =
-      argument_error_of([&] { reduce<default_policy<int, op::arg_min>>(static_cast<const int*>(nullptr), 1, &out, op::arg_min{}); });
+      argument_error_of([&] { reduce<default_reduce_policy<int, op::arg_min>>(static_cast<const int*>(nullptr), 1, &out, op::arg_min{}); });
   CHECK(m.find("input pointer is null") != std::string::npos);
   CHECK(out.value == 7);
   CHECK(out.index == 7);

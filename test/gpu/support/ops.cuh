@@ -25,7 +25,7 @@ void check_ops_on_type() {
       using Op = typename decltype(o)::type;
       const dataset<T> d(n, next_seed());
       const auto truth = host_truth<Op>(d);
-      check_reduce<default_policy<T, Op>, Op>(d, truth);
+      check_reduce<default_reduce_policy<T, Op>, Op>(d, truth);
       check_reduce<other_policy_a<T, Op>, Op>(d, truth);
       check_reduce<other_policy_b<T, Op>, Op>(d, truth);
     });

@@ -192,21 +192,22 @@ auto cub_rows(const test_matrix<T>& a) {
 // Additions an element may pass through in plan p (sequential per lane, then trees), for the
 // first-order bound k * u * sum|x| on a floating sum.
 inline index_t plan_additions(const rows_plan& p) {
-  const index_t per_lane_items = p.launch == rows_launch::span ? p.items_per_split / p.threads + 1 : p.items / p.lanes + 1;
+  const bool spans = p.lanes == 0;  // blocks reduce spans of rows
+  const index_t per_lane_items = spans ? p.items_per_split / p.threads + 1 : p.items / p.lanes + 1;
   const index_t per_lane = per_lane_items * p.item_elems + p.item_elems;  // + the tail
-  return per_lane + 2 * 10 + (p.launch == rows_launch::span ? p.splits / p.threads + 1 : 0);
+  return per_lane + 2 * 10 + (spans ? p.splits / p.threads + 1 : 0);
 }
 
 inline long double cub_segment_bound_additions(index_t n) { return static_cast<long double>(n / 128 + 64 + 20); }
 
-enum class rows_call { plain, dot };
+enum class rows_job { plain, dot };
 
 // Runs policy P's rows_reducer for Op on a (plain, or dot with x) into a poisoned output of M + 1
 // entries, compares row by row with the host truth and with CUB's rows (empty: not compared), and
 // checks that the entry after the last row and the input are untouched.
 template <class P, class Op, class T, class CubRows = std::vector<int>>
 void check_rows(const test_matrix<T>& a, const std::vector<row_truth>& truth, const CubRows& cub = {},
-                rows_call call = rows_call::plain, const T* x = nullptr, Op op = Op{}) {
+                rows_job call = rows_job::plain, const T* x = nullptr, Op op = Op{}) {
   using R = rows_reducer<P, T, Op>;
   using Acc = typename R::accum_type;
   constexpr bool is_sum = std::is_same_v<Op, op::sum>;
@@ -218,10 +219,10 @@ void check_rows(const test_matrix<T>& a, const std::vector<row_truth>& truth, co
   const rows_plan p = r.plan(a.data(), m, a.n(), a.ld(), x);
   INFO("policy " << as_rows_policy_t<P>::name() << " -> " << p.strategy()
                  << std::string(p.vectorized ? " (16-byte items)" : " (scalar)") << ", op " << std::string(Op::name)
-                 << std::string(call == rows_call::dot ? " (matvec)" : "") << ", " << a.describe());
+                 << std::string(call == rows_job::dot ? " (matvec)" : "") << ", " << a.describe());
   device_buffer<Out> out(static_cast<std::size_t>(m + 1));
   out.poison();
-  if (call == rows_call::dot) r.dot(a.data(), x, m, a.n(), a.ld(), out.get());
+  if (call == rows_job::dot) r.dot(a.data(), m, a.n(), a.ld(), x, out.get());
   else r(a.data(), m, a.n(), a.ld(), out.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<Out> got(static_cast<std::size_t>(m + 1));
@@ -236,8 +237,8 @@ void check_rows(const test_matrix<T>& a, const std::vector<row_truth>& truth, co
     std::string seen;
     if constexpr (is_sum) {
       const long double v = static_cast<long double>(host_value(got[i]));
-      const long double want = call == rows_call::dot ? t.dot : t.sum;
-      const long double bound = k * u * (call == rows_call::dot ? t.abs_dot : t.abs_sum);
+      const long double want = call == rows_job::dot ? t.dot : t.sum;
+      const long double bound = k * u * (call == rows_job::dot ? t.abs_dot : t.abs_sum);
       ok = std::fabs(v - want) <= bound;
       seen = "tally " + show(got[i]) + ", host " + std::to_string(static_cast<double>(want)) + ", bound " +
              std::to_string(static_cast<double>(bound));

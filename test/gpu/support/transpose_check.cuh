@@ -18,7 +18,7 @@ namespace tally::test {
 
 template <class P> struct policy_tag { using type = P; };
 template <class... Ps, class F>
-void for_each_policy(transposes::list<Ps...>, F&& f) {
+void for_each_policy(policy_list<Ps...>, F&& f) {
   (f(policy_tag<Ps>{}), ...);
 }
 
@@ -139,8 +139,8 @@ void check_transpose(index_t rows, index_t cols, index_t in_offset = 0, index_t 
 template <class T>
 void check_all_compositions() {
   for (const shape s : transpose_shapes())
-    for_each_policy(transposes::all{}, [&](auto p) { check_transpose<typename decltype(p)::type, T>(s.rows, s.cols); });
-  for_each_policy(transposes::all{}, [&](auto p) {
+    for_each_policy(transpose_policies::all{}, [&](auto p) { check_transpose<typename decltype(p)::type, T>(s.rows, s.cols); });
+  for_each_policy(transpose_policies::all{}, [&](auto p) {
     using P = typename decltype(p)::type;
     check_transpose<P, T>(96, 160, 1, 0);
     check_transpose<P, T>(96, 160, 0, 1);
