@@ -1,5 +1,5 @@
 # Sourced by .ci/run, test/run.sh and bench/run_main.sh: installs the Debian packages tally needs
-# where they are missing (doctest, Google Benchmark, CMake), and puts nvcc on the PATH.
+# where they are missing (doctest, Google Benchmark, CMake, Python 3), and puts nvcc on the PATH.
 # The CUDA toolkit itself (nvcc 12.4+ with CCCL) must already be installed.
 tally_install_deps() {
   [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
@@ -9,6 +9,7 @@ tally_install_deps() {
   fi
   local missing=()
   command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)  # docs/snippets.py extracts the Markdown's code
   [ -f /usr/include/doctest/doctest.h ] || [ -n "${DOCTEST_INCLUDE_DIR:-}" ] || missing+=(doctest-dev)
   [ -f /usr/include/benchmark/benchmark.h ] || [ -n "${benchmark_DIR:-}" ] || missing+=(libbenchmark-dev)
   if [ ${#missing[@]} -gt 0 ]; then
