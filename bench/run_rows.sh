@@ -4,7 +4,7 @@
 #
 #   bench/run_rows.sh                  every shape, float (with the forced strategies) and double
 #   bench/run_rows.sh --save           also writes bench/results/<gpu>_rows.json and
-#                                      bench/results/<gpu>_rows.png (bench/plot_rows.py)
+#                                      bench/results/<gpu>_rows.png (bench/plot.py)
 # Any other argument goes to tally_bench_rows (e.g. --benchmark_filter=rows/float, --no_double).
 # Environment: TALLY_BUILD_DIR (default: build).
 set -euo pipefail
@@ -46,9 +46,9 @@ if ((save)); then
   echo "run_rows.sh: wrote $dest"
   for py in python3 /usr/bin/python3; do
     if "$py" -c 'import matplotlib' 2>/dev/null; then
-      "$py" "$root/bench/plot_rows.py" "$dest" --out "$root/bench/results"
+      "$py" "$root/bench/plot.py" "$dest" --out "$root/bench/results"
       exit 0
     fi
   done
-  echo "run_rows.sh: matplotlib not found; plot later with: python3 bench/plot_rows.py $dest --out bench/results/" >&2
+  echo "run_rows.sh: matplotlib not found; plot later with: python3 bench/plot.py $dest --out bench/results/" >&2
 fi

@@ -5,7 +5,7 @@
 #   bash bench/run_transpose.sh [--save] [tally_bench_transpose flags...]
 #
 # --save also writes bench/results/<gpu>_transpose.json and bench/results/<gpu>_transpose.png
-# (bench/plot_transpose.py). Environment: TALLY_BUILD_DIR (default: build).
+# (bench/plot.py). Environment: TALLY_BUILD_DIR (default: build).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -40,9 +40,9 @@ if ((save)); then
   echo "run_transpose.sh: wrote $dest"
   for py in python3 /usr/bin/python3; do
     if "$py" -c 'import matplotlib' 2>/dev/null; then
-      "$py" "$root/bench/plot_transpose.py" "$dest" --out "$root/bench/results"
+      "$py" "$root/bench/plot.py" "$dest" --out "$root/bench/results"
       exit 0
     fi
   done
-  echo "run_transpose.sh: matplotlib not found; plot later with: python3 bench/plot_transpose.py $dest --out bench/results/" >&2
+  echo "run_transpose.sh: matplotlib not found; plot later with: python3 bench/plot.py $dest --out bench/results/" >&2
 fi
