@@ -42,7 +42,7 @@ using with_grid = tally::reduce_policy<typename P::load, typename P::block, type
                                        typename P::accum, Grid>;
 
 // cub first: rows are registered in catalog order, and a CUB row must run before the rows that
-// divide by its time (rows.cpp measures it on the spot if a filter removed it).
+// divide by its time (the harness measures it on the spot if a filter removed it).
 template <class T, class Op>
 void add_libraries(catalog& c, const bench_env& env) {
   c.push_back(make_algorithm<cub_runner<T, Op>, T, Op>("cub", env));

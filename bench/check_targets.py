@@ -15,24 +15,18 @@ the input, bench/read_floor.hpp): CUB's time over it is the most any one-launch 
 Usage: python3 bench/check_targets.py bench/results/NVIDIA_H200.json
 Exit status 0 when every target holds, 1 otherwise.
 """
-import json
 import sys
+
+import bench_json
 
 CASES = [("float", "sum"), ("int32", "sum"), ("double", "sum"), ("float", "min"), ("float", "arg_min")]
 MODES = ("single", "back_to_back")
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    rows = {}
-    for b in doc["benchmarks"]:
-        if b.get("aggregate_name") != "median":
-            continue
-        kind, type_, op, lib, mode, n = b["run_name"].split("/")[:6]
-        if kind == "reduce":
-            rows[(type_, op, lib, mode, int(n))] = b
-    return doc["context"], rows
+    """Returns (context, {(type, op, lib, mode, n): {field: median}}) for the reduce rows."""
+    context, medians = bench_json.load(path)
+    return context, {(t, op, lib, mode, int(n)): f for (t, op, lib, mode, n), f in bench_json.rows(medians, "reduce").items()}
 
 
 def floor_note(rows, type_, n, cub_time, tally_time):

@@ -1,8 +1,8 @@
 #include "config.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <stdexcept>
+
+#include "program.hpp"
 
 namespace bench {
 
@@ -11,19 +11,6 @@ namespace {
 constexpr std::int64_t pow2(int k) { return std::int64_t{1} << k; }
 
 bool contains(const std::vector<std::int64_t>& v, std::int64_t n) { return std::find(v.begin(), v.end(), n) != v.end(); }
-
-void print_usage() {
-  std::printf(
-      "tally_bench: tally vs cub::DeviceReduce and thrust::reduce\n"
-      "  (no flag)      full run: n = 2^10..2^28 (even powers) + 1000003, 2^24+3, 3*2^26+1;\n"
-      "                 float/int32/double x sum/min/arg_min x cub/thrust/tally_default; the ladder\n"
-      "                 for int32 and float sum; 7 repetitions\n"
-      "  --quick        n = 2^10, 2^16, 2^20, 2^24, 2^28; ladder at 2^22 and 2^24 int32; 5 repetitions\n"
-      "  --ladder       only the ladder report (int32 sum, 2^22 and 2^24); 9 repetitions\n"
-      "  --target_ms=X  GPU time one repetition of a row aims at (20 full/ladder, 5 quick)\n"
-      "Google Benchmark's flags follow (e.g. --benchmark_filter=, --benchmark_out=FILE\n"
-      "--benchmark_out_format=json, --benchmark_repetitions=N).\n\n");
-}
 
 }  // namespace
 
@@ -52,31 +39,28 @@ std::vector<std::int64_t> run_config::all_sizes() const {
   return all;
 }
 
-run_config parse_args(int& argc, char** argv) {
+const std::vector<std::string> own_flags = {"--quick", "--full", "--ladder", "--target_ms="};
+
+const char* const usage =
+    "tally_bench: tally vs cub::DeviceReduce and thrust::reduce\n"
+    "  (no flag)      full run: n = 2^10..2^28 (even powers) + 1000003, 2^24+3, 3*2^26+1;\n"
+    "                 float/int32/double x sum/min/arg_min x cub/thrust/tally_default; the ladder\n"
+    "                 for int32 and float sum; 7 repetitions\n"
+    "  --quick        n = 2^10, 2^16, 2^20, 2^24, 2^28; ladder at 2^22 and 2^24 int32; 5 repetitions\n"
+    "  --ladder       only the ladder report (int32 sum, 2^22 and 2^24); 9 repetitions\n"
+    "  --target_ms=X  GPU time one repetition of a row aims at (20 full/ladder, 5 quick)\n"
+    "Google Benchmark's flags follow (e.g. --benchmark_filter=, --benchmark_out=FILE\n"
+    "--benchmark_out_format=json, --benchmark_repetitions=N).\n\n";
+
+run_config parse_args(const std::vector<std::string>& own) {
   run_config cfg;
   double target_ms = 0;
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") {
-      cfg.kind = run_kind::quick;
-    } else if (a == "--full") {
-      cfg.kind = run_kind::full;
-    } else if (a == "--ladder") {
-      cfg.kind = run_kind::ladder;
-    } else if (a.rfind("--target_ms=", 0) == 0) {
-      try {
-        target_ms = std::stod(a.substr(12));
-      } catch (const std::exception&) {
-        target_ms = -1;
-      }
-      if (!(target_ms > 0)) throw std::invalid_argument("bad " + a + " (a positive number of milliseconds)");
-    } else {
-      if (a == "--help" || a == "-h") print_usage();
-      argv[kept++] = argv[i];
-    }
+  for (const std::string& a : own) {
+    if (a == "--quick") cfg.kind = run_kind::quick;
+    else if (a == "--full") cfg.kind = run_kind::full;
+    else if (a == "--ladder") cfg.kind = run_kind::ladder;
+    else target_ms = positive_flag(a, "milliseconds");  // --target_ms=
   }
-  argc = kept;
 
   switch (cfg.kind) {
     case run_kind::full:
@@ -104,13 +88,6 @@ run_config parse_args(int& argc, char** argv) {
   }
   if (target_ms > 0) cfg.target_seconds = target_ms * 1e-3;
   return cfg;
-}
-
-std::vector<std::string> benchmark_args(const run_config& cfg, int argc, char** argv) {
-  std::vector<std::string> args{argv[0], "--benchmark_repetitions=" + std::to_string(cfg.repetitions),
-                                "--benchmark_report_aggregates_only=true"};
-  args.insert(args.end(), argv + 1, argv + argc);
-  return args;
 }
 
 }  // namespace bench

@@ -35,11 +35,12 @@ struct run_config {
   std::vector<std::int64_t> all_sizes() const;  // sizes and ladder_sizes, ascending
 };
 
-// Reads and removes tally_bench's own flags from argv. Throws std::invalid_argument on a bad one.
-run_config parse_args(int& argc, char** argv);
+// tally_bench's own flags, for command_line (program.hpp), and its --help text.
+extern const std::vector<std::string> own_flags;
+extern const char* const usage;
 
-// argv for benchmark::Initialize: argv[0], this run's default benchmark flags, then the user's
-// (so that the user's win).
-std::vector<std::string> benchmark_args(const run_config& cfg, int argc, char** argv);
+// The run the own flags ask for (the last of --full, --quick, --ladder wins). Throws
+// std::invalid_argument on a bad --target_ms.
+run_config parse_args(const std::vector<std::string>& own);
 
 }  // namespace bench

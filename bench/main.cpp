@@ -1,23 +1,21 @@
 // tally_bench: tally's device-wide reduction against cub::DeviceReduce and thrust::reduce, in one
 // process, on the same inputs. See config.hpp for what a run measures, rows.hpp for what a row
-// reports, inputs.hpp for how L2 is kept out of the figures and ceiling.hpp for the ceiling.
+// reports (harness.hpp times it), inputs.hpp for how L2 is kept out of the figures and ceiling.hpp
+// for the ceiling.
 //
 // Order of work: device check -> ceiling -> inputs -> sanity check against CUB -> benchmarks
 // (CUB rows first within each type, op, n and mode) -> ladder report -> summary table.
 #include <algorithm>
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "algorithm.hpp"
 #include "config.hpp"
 #include "env.hpp"
+#include "harness.hpp"
+#include "program.hpp"
 #include "report.hpp"
-#include "reporters.hpp"
-#include "results.hpp"
 #include "rows.hpp"
 #include "sanity.hpp"
 
@@ -63,63 +61,35 @@ void make_inputs(const std::vector<row>& rows, bench_env& env) {
   }
 }
 
-void add_context(const run_config& cfg, const bench_env& env) {
-  const device_info& d = env.device();
-  const bandwidth_ceiling& c = env.ceiling();
-  const auto add = [](const char* key, const std::string& value) { benchmark::AddCustomContext(key, value); };
-  add("gpu_name", d.name_id);
-  add("gpu_name_raw", d.name);
-  add("compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
-  add("sm_count", std::to_string(d.sm_count));
-  add("l2_bytes", std::to_string(d.l2_bytes));
-  add("cuda_runtime_version", std::to_string(d.runtime_version));
-  add("cuda_driver_version", std::to_string(d.driver_version));
-  add("run_mode", cfg.name());
-  add("default_repetitions", std::to_string(cfg.repetitions));
-  add("target_ms_per_repetition", std::to_string(cfg.target_seconds * 1e3));
-  add("ceiling_read_GBps", std::to_string(c.read_GBps));
-  add("ceiling_read_kernel", c.read_config);
-  add("ceiling_copy_rw_GBps", std::to_string(c.copy_GBps));
-  add("ceiling_buffer_bytes", std::to_string(c.buffer_bytes));
-  add("ceiling_definition",
-      "pct_ceiling is relative to ceiling_read_GBps: the best read bandwidth (bytes read / time) of a streaming "
-      "kernel summing 16-byte vectors over a resident grid, on a buffer of max(1 GiB, 4 x L2), measured at start-up "
-      "in this process. ceiling_copy_rw_GBps is a device-to-device cudaMemcpyAsync of that buffer, (read + write) "
-      "bytes / time, for reference.");
-  add("l2_policy",
-      "rotate: call i of a row reads input slice i mod k, k slices spanning >= 4 x L2 (" +
-          std::to_string(4 * d.l2_bytes) +
-          " bytes), so no row is served from a warm L2; slices start on 256-byte boundaries. Input: "
-          "hash-generated on the device, never zero (int32 +-[1,1000], float/double +-[0.5,1)).");
-  add("timing",
-      "CUDA events on one stream, manual time. single: one call between two events. back_to_back: "
-      "calls_per_batch calls between two events, time per call. Warm-up before timing in every repetition. "
-      "real_time and counters per repetition are means over its measurements; aggregates over "
-      "benchmark repetitions (use the median).");
-  add("GBps_definition", "n * sizeof(T) / time per call, 1e9 bytes per GB (bytes the reduction must read)");
-  add("vs_cub_definition",
-      "CUB median time / this row's time, same type, op, n and mode, same process and input (> 1: faster than CUB)");
-  add("thrust_note",
-      "thrust::cuda::par.on(stream); every call returns its result to the host (device->host copy and stream wait; "
-      "min_element returns an iterator) and allocates its temporary storage, so back_to_back cannot overlap calls");
+// tally_bench's own context keys; the harness adds the device's and the ceiling's.
+void add_run_context(const run_config& cfg, const bench_env& env) {
+  add_context("run_mode", cfg.name());
+  add_context("default_repetitions", std::to_string(cfg.repetitions));
+  add_context("target_ms_per_repetition", std::to_string(cfg.target_seconds * 1e3));
+  add_context("l2_policy",
+              "rotate: call i of a row reads input slice i mod k, k slices spanning >= 4 x L2 (" +
+                  std::to_string(4 * env.device().l2_bytes) +
+                  " bytes), so no row is served from a warm L2; slices start on 256-byte boundaries. Input: "
+                  "hash-generated on the device, never zero (int32 +-[1,1000], float/double +-[0.5,1)).");
+  add_context("timing",
+              "CUDA events on one stream, manual time. single: one call between two events. back_to_back: "
+              "calls_per_batch calls between two events, time per call. Warm-up before timing in every repetition. "
+              "real_time and counters per repetition are means over its measurements; aggregates over "
+              "benchmark repetitions (use the median).");
+  add_context("GBps_definition", "n * sizeof(T) / time per call, 1e9 bytes per GB (bytes the reduction must read)");
+  add_context("vs_cub_definition",
+              "CUB median time / this row's time, same type, op, n and mode, same process and input (> 1: faster than CUB)");
+  add_context("thrust_note",
+              "thrust::cuda::par.on(stream); every call returns its result to the host (device->host copy and stream wait; "
+              "min_element returns an iterator) and allocates its temporary storage, so back_to_back cannot overlap calls");
 }
 
 int run(int argc, char** argv) {
-  const run_config cfg = parse_args(argc, argv);
-  std::vector<std::string> args = benchmark_args(cfg, argc, argv);
-  std::vector<char*> ptrs;
-  for (std::string& a : args) ptrs.push_back(a.data());
-  int bench_argc = static_cast<int>(ptrs.size());
-  benchmark::Initialize(&bench_argc, ptrs.data());
-  if (benchmark::ReportUnrecognizedArguments(bench_argc, ptrs.data())) return 1;
+  command_line cl(argc, argv, own_flags, usage);
+  const run_config cfg = parse_args(cl.own());
+  if (!cl.start_benchmark(cfg.repetitions)) return 1;
 
-  std::string why;
-  const auto device = probe_device(why);
-  if (!device) {
-    std::fprintf(stderr, "tally_bench: no CUDA device (%s)\n", why.c_str());
-    return 1;
-  }
-  bench_env env(*device);
+  bench_env env(require_device());
   env.set_ceiling(measure_ceiling(env.device(), env.stream()));
 
   const catalog algorithms = build_catalog(cfg, env);
@@ -129,16 +99,10 @@ int run(int argc, char** argv) {
   std::printf("tally_bench: %s run, %zu rows; sanity check: %d results equal CUB's\n", cfg.name(), rows.size(),
               compared);
 
-  add_context(cfg, env);
-  results store;
-  std::size_t name_width = 0;
-  for (const row& r : rows) {
-    register_row(r, env, store);
-    name_width = std::max(name_width, r.name().size());
-  }
-  const reporters out = make_reporters(args, name_width);
-  benchmark::RunSpecifiedBenchmarks(out.display.get(), out.file.get());
-  benchmark::Shutdown();
+  add_run_context(cfg, env);
+  std::vector<timed_row> timed_rows;
+  for (const row& r : rows) timed_rows.push_back(r.timed());
+  const results store = run_rows(timed_rows, env, cl.benchmark_args());
 
   print_ladder_report(store, env.device().name);
   print_summary(store, env.device().name, env.ceiling());
@@ -149,11 +113,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace bench
 
-int main(int argc, char** argv) {
-  try {
-    return bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tally_bench: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return bench::guarded_main("tally_bench", bench::run, argc, argv); }

@@ -1,31 +1,35 @@
 #!/usr/bin/env python3
-"""Turns tally_bench's JSON (--benchmark_out=FILE --benchmark_out_format=json) into PNGs.
+"""Turns a benchmark program's JSON (--benchmark_out=FILE --benchmark_out_format=json) into PNGs.
 
-    python3 bench/plot.py bench/results/<gpu>.json --out bench/results/
+    python3 bench/plot.py bench/results/<gpu>[_quick|_ladder|_rows|_transpose].json --out bench/results/
 
-writes, named after the GPU in the JSON context (gpu_name) and the run mode (nothing for a full
-run, _quick or _ladder otherwise):
-    <gpu>_<type>.png          GB/s against n for tally_default, CUB and Thrust, back_to_back,
-                              one panel per operator (sum, min, arg_min), read ceiling dashed;
-                              the sum panel also shows the read_floor rows
-    <gpu>_<type>_single.png   the same, single mode
-    <gpu>_ladder.png          the ladder (int32 sum, back_to_back) as bars at 2^22 and 2^24
-Each point is the median over repetitions (the JSON's median aggregate, or the median of the
-repetitions when aggregates were not reported).
+The rows' prefix says which program wrote them (bench/run.sh reduce|rows|transpose), and the PNGs
+are named after the GPU in the JSON context (gpu_name):
+  reduce/     tally_bench, named <gpu> for a full run, <gpu>_quick or <gpu>_ladder otherwise:
+                <gpu>_<type>.png         GB/s against n for tally_default, CUB and Thrust, back_to_back,
+                                         one panel per operator (sum, min, arg_min), read ceiling dashed;
+                                         the sum panel also shows the read_floor rows
+                <gpu>_<type>_single.png  the same, single mode
+                <gpu>_ladder.png         the ladder (int32 sum, back_to_back) as bars at 2^22 and 2^24
+  rows/       tally_bench_rows: <gpu>_rows.png, GB/s per shape (float and double row sums) for
+              tally's default, CUB's DeviceSegmentedReduce and cuBLAS gemv, the forced tally
+              strategies as small markers, the read ceiling dashed
+  transpose/  tally_bench_transpose: <gpu>_transpose.png, one panel per element type and size, a bar
+              per method (GB/s = (read + write) / time), the D2D copy dashed, cuBLAS geam and
+              tally's default layout highlighted
+Each value is the median over repetitions (bench_json.py).
 """
 import argparse
-import collections
-import json
 import math
 import os
-import re
-import statistics
 import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+
+import bench_json  # noqa: E402
 
 TYPES = ["float", "int32", "double"]
 OPS = ["sum", "min", "arg_min"]
@@ -37,46 +41,35 @@ RUNGS = ["baseline", "strided", "sequential", "first_add", "unroll_last_warp", "
          "unroll4", "shuffle"]
 LADDER_SIZES = [2 ** 22, 2 ** 24]
 
-
-def load(path):
-    """Returns (context, {(type, op, lib, mode, n): GB/s})."""
-    with open(path) as f:
-        doc = json.load(f)
-    medians, samples = {}, collections.defaultdict(list)
-    for b in doc.get("benchmarks", []):
-        # tally_bench's reporters print bare row names; benchmark's own add these parts.
-        name = re.sub(r"/(iterations:\d+|repeats:\d+|manual_time)", "", b.get("run_name", b["name"]))
-        parts = name.split("/")
-        if len(parts) != 6 or parts[0] != "reduce" or "GBps" not in b:
-            continue
-        key = (parts[1], parts[2], parts[3], parts[4], int(parts[5]))
-        if b.get("run_type") == "aggregate":
-            if b.get("aggregate_name") == "median":
-                medians[key] = b["GBps"]
-        else:
-            samples[key].append(b["GBps"])
-    for key, values in samples.items():
-        medians.setdefault(key, statistics.median(values))
-    return doc.get("context", {}), medians
+ROWS_MAIN = {"tally_default": ("tally default", "tab:blue"),
+             "cub_segmented": ("CUB DeviceSegmentedReduce", "tab:orange"),
+             "cublas_gemv": ("cuBLAS gemv (x = ones)", "tab:green")}
+ROWS_FORCED = {"tally_thread_per_row": "v", "tally_warp_per_row": "^", "tally_block_per_row": "s",
+               "tally_blocks_per_row": "D"}
 
 
-def file_prefix(context):
-    gpu = re.sub(r"[^A-Za-z0-9.-]+", "_", context.get("gpu_name", "unknown_gpu")).strip("_") or "unknown_gpu"
-    run_mode = context.get("run_mode", "full")
-    return gpu if run_mode == "full" else f"{gpu}_{run_mode}"
-
-
-def ceiling(context):
+def draw_ceiling(ax, context):
+    """The read ceiling (ceiling.hpp) as a dashed line, where the run measured one."""
     try:
-        return float(context["ceiling_read_GBps"])
+        ceiling = float(context["ceiling_read_GBps"])
     except (KeyError, ValueError):
-        return None
+        return
+    if ceiling:
+        ax.axhline(ceiling, color="grey", linestyle="--", linewidth=1, label="read ceiling")
 
+
+def save(fig, path, dpi):
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
+# reduce/<type>/<op>/<lib>/<mode>/<n>: data is {(type, op, lib, mode, n): GB/s}.
 
 def plot_type(data, context, type_, mode, path):
     ops = [op for op in OPS if any(k[0] == type_ and k[1] == op and k[3] == mode and k[2] in LIBS for k in data)]
     if not ops:
-        return False
+        return None
     fig, axes = plt.subplots(1, len(ops), figsize=(5.5 * len(ops), 4.2), squeeze=False)
     for ax, op in zip(axes[0], ops):
         for lib, (label, color, marker) in LIBS.items():
@@ -84,8 +77,7 @@ def plot_type(data, context, type_, mode, path):
             if points:
                 ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=color, marker=marker,
                         markersize=4)
-        if ceiling(context):
-            ax.axhline(ceiling(context), color="grey", linestyle="--", linewidth=1, label="read ceiling")
+        draw_ceiling(ax, context)
         ax.set_xscale("log", base=2)
         lo, hi = min(k[4] for k in data), max(k[4] for k in data)
         ax.set_xticks([2 ** k for k in range(0, 64, 2) if lo <= 2 ** k <= hi])
@@ -96,15 +88,13 @@ def plot_type(data, context, type_, mode, path):
         ax.legend(fontsize=8)
     fig.suptitle(f"tally vs CUB vs Thrust on {context.get('gpu_name_raw', context.get('gpu_name', '?'))}")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True
+    return save(fig, path, 120)
 
 
 def plot_ladder(data, context, path):
     sizes = [n for n in LADDER_SIZES if (("int32", "sum", "ladder_baseline", "back_to_back", n) in data)]
     if not sizes:
-        return False
+        return None
     bars = [("ladder_" + r, r) for r in RUNGS] + [("cub", "CUB"), ("tally_default", "tally default")]
     bars = [(lib, label) for lib, label in bars if any(("int32", "sum", lib, "back_to_back", n) in data for n in sizes)]
     width = 0.8 / len(sizes)
@@ -113,8 +103,7 @@ def plot_ladder(data, context, path):
         values = [data.get(("int32", "sum", lib, "back_to_back", n), 0.0) for lib, _ in bars]
         xs = [j + (i - (len(sizes) - 1) / 2) * width for j in range(len(bars))]
         ax.bar(xs, values, width, label=f"n = 2^{int(math.log2(n))}")
-    if ceiling(context):
-        ax.axhline(ceiling(context), color="grey", linestyle="--", linewidth=1, label="read ceiling")
+    draw_ceiling(ax, context)
     ax.set_xticks(range(len(bars)))
     ax.set_xticklabels([label for _, label in bars], rotation=30, ha="right")
     ax.set_ylabel("GB/s (n * 4 / time)")
@@ -122,31 +111,109 @@ def plot_ladder(data, context, path):
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True
+    return save(fig, path, 120)
+
+
+def plot_reduce(context, medians, out):
+    data = {(t, op, lib, mode, int(n)): v for (t, op, lib, mode, n), v in bench_json.select(medians, "reduce", "GBps").items()}
+    if not data:
+        return []
+    run_mode = context.get("run_mode", "full")
+    prefix = os.path.join(out, bench_json.gpu_prefix(context) + ("" if run_mode == "full" else f"_{run_mode}"))
+    written = []
+    for type_ in TYPES:
+        for mode, suffix in (("back_to_back", ""), ("single", "_single")):
+            written.append(plot_type(data, context, type_, mode, f"{prefix}_{type_}{suffix}.png"))
+    written.append(plot_ladder(data, context, f"{prefix}_ladder.png"))
+    return [p for p in written if p]
+
+
+# rows/<type>/<job>/<lib>/<M>x<N>: gbps is {(type, job, lib, shape): GB/s}.
+
+def plot_rows(context, medians, out):
+    gbps = bench_json.select(medians, "rows", "GBps")
+    if not gbps:
+        return []
+    gpu = context.get("gpu_name", "gpu")
+    types = [t for t in ("float", "double") if any(k[0] == t for k in gbps)]
+    fig, axes = plt.subplots(len(types), 1, figsize=(11, 4.2 * len(types)), squeeze=False)
+    for ax, t in zip(axes[:, 0], types):
+        shapes = []
+        for k in gbps:
+            if k[0] == t and k[1] == "sum" and k[3] not in shapes:
+                shapes.append(k[3])
+        x = range(len(shapes))
+        width = 0.26
+        for i, (lib, (label, color)) in enumerate(ROWS_MAIN.items()):
+            ax.bar([p + (i - 1) * width for p in x], [gbps.get((t, "sum", lib, s), 0) for s in shapes], width,
+                   label=label, color=color)
+        for lib, marker in ROWS_FORCED.items():
+            pts = [(p - width, gbps[(t, "sum", lib, s)]) for p, s in zip(x, shapes) if (t, "sum", lib, s) in gbps]
+            if pts:
+                ax.scatter(*zip(*pts), marker=marker, color="black", s=22, zorder=3, label=lib.replace("tally_", "forced "))
+        draw_ceiling(ax, context)
+        ax.set_xticks(list(x))
+        ax.set_xticklabels([s.replace("x", " x ") for s in shapes], fontsize=8)
+        ax.set_ylabel("GB/s")
+        ax.set_title(f"{t} row sums, {context.get('gpu_name_raw', gpu)} (M x N, ld = N)")
+        ax.legend(fontsize=7, ncol=3, loc="upper right")
+    fig.tight_layout()
+    return [save(fig, os.path.join(out, f"{bench_json.gpu_prefix(context)}_rows.png"), 110)]
+
+
+# transpose/<type>/<method>/<rows>x<cols>: panels is {(type, size): {method: GB/s}}, rows in run order.
+
+def plot_transpose(context, medians, out):
+    panels = {}
+    for (type_, method, size), gbps in bench_json.select(medians, "transpose", "GBps").items():
+        panels.setdefault((type_, size), {})[method] = gbps
+    if not panels:
+        return []
+    gpu = context.get("gpu_name", "gpu")
+    defaults = {k[len("default_"):]: v for k, v in context.items() if k.startswith("default_")}
+    keys = sorted(panels, key=lambda k: (k[0] != "float", int(k[1].split("x")[0])))
+    cols = 2
+    rows = (len(keys) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(7 * cols, 4.2 * rows), squeeze=False)
+    for ax, key in zip(axes.flat, keys):
+        methods = panels[key]
+        names = [m for m in methods if m != "copy"]
+        values = [methods[m] for m in names]
+        colors = ["tab:orange" if m == "cublas_geam" else "tab:blue" if m == defaults.get(key[0]) else "tab:gray"
+                  for m in names]
+        y = range(len(names))
+        ax.barh(list(y), values, color=colors)
+        ax.set_yticks(list(y))
+        ax.set_yticklabels(names, fontsize=8)
+        ax.invert_yaxis()
+        if "copy" in methods:
+            ax.axvline(methods["copy"], color="black", linestyle="--", linewidth=1)
+            ax.text(methods["copy"], len(names) - 0.4, f" copy {methods['copy']:.0f}", fontsize=8, va="bottom")
+            for i, v in enumerate(values):
+                ax.text(v, i, f" {v:.0f} ({100 * v / methods['copy']:.0f}%)", va="center", fontsize=7)
+        ax.set_xlabel("GB/s (read + write)")
+        ax.set_title(f"{key[0]} {key[1]}")
+        ax.set_xlim(0, 1.25 * max(values + [methods.get("copy", 0)]))
+    for ax in list(axes.flat)[len(keys):]:
+        ax.axis("off")
+    fig.suptitle(f"tally::transpose on {context.get('gpu_name_raw', gpu)}: orange cuBLAS geam, blue tally default")
+    fig.tight_layout()
+    return [save(fig, os.path.join(out, f"{bench_json.gpu_prefix(context)}_transpose.png"), 120)]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("json", help="tally_bench JSON output")
+    parser.add_argument("json", help="JSON output of tally_bench, tally_bench_rows or tally_bench_transpose")
     parser.add_argument("--out", default=".", help="directory for the PNGs")
     args = parser.parse_args()
 
-    context, data = load(args.json)
-    if not data:
-        sys.exit(f"plot.py: no reduce/... rows with a GBps counter in {args.json}")
+    context, medians = bench_json.load(args.json)
     os.makedirs(args.out, exist_ok=True)
-    prefix = file_prefix(context)
     written = []
-    for type_ in TYPES:
-        for mode, suffix in (("back_to_back", ""), ("single", "_single")):
-            path = os.path.join(args.out, f"{prefix}_{type_}{suffix}.png")
-            if plot_type(data, context, type_, mode, path):
-                written.append(path)
-    path = os.path.join(args.out, f"{prefix}_ladder.png")
-    if plot_ladder(data, context, path):
-        written.append(path)
+    for plot in (plot_reduce, plot_rows, plot_transpose):
+        written += plot(context, medians, args.out)
+    if not written:
+        sys.exit(f"plot.py: no reduce/, rows/ or transpose/ rows with a GBps counter in {args.json}")
     for p in written:
         print(p)
 

@@ -5,36 +5,17 @@
 #include <optional>
 #include <string>
 
+#include "summary.hpp"
+
 namespace bench {
 
 namespace {
 
 constexpr std::int64_t pow2(int k) { return std::int64_t{1} << k; }
 
-std::string size_label(std::int64_t n) {
-  for (int k = 0; k < 63; ++k)
-    if (n == pow2(k)) return "2^" + std::to_string(k);
-  return std::to_string(n);
-}
-
-// A right-aligned number, or "-" where there is none.
-std::string cell(std::optional<double> v, int width, int precision) {
-  char buf[64];
-  if (v && *v > 0)
-    std::snprintf(buf, sizeof buf, "%*.*f", width, precision, *v);
-  else
-    std::snprintf(buf, sizeof buf, "%*s", width, "-");
-  return buf;
-}
-
-std::optional<double> gbps(std::optional<double> seconds, std::int64_t n, std::size_t element_bytes) {
-  if (!seconds) return std::nullopt;
-  return static_cast<double>(n) * static_cast<double>(element_bytes) / *seconds * 1e-9;
-}
-
-std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
-  if (!a || !b) return std::nullopt;
-  return *a / *b;
+// GB/s of a reduction of n elements: the n * sizeof(T) bytes it must read.
+std::optional<double> read_gbps(std::optional<double> seconds, std::int64_t n, std::size_t element_bytes) {
+  return gbps(seconds, static_cast<double>(n) * static_cast<double>(element_bytes));
 }
 
 // One step of the classical ladder: tally's rung and the figures the sources give for it.
@@ -76,7 +57,7 @@ std::string group(std::optional<double> time, int time_precision, std::optional<
 std::string tally_group(const results& r, const char* lib, std::int64_t n, std::optional<double> above,
                         std::optional<double> base) {
   const auto t = lib ? ladder_time(r, lib, n) : std::nullopt;
-  return group(t ? std::optional<double>(*t * 1e6) : std::nullopt, 1, gbps(t, n, 4), 1,
+  return group(t ? std::optional<double>(*t * 1e6) : std::nullopt, 1, read_gbps(t, n, 4), 1,
                above ? std::optional<double>(*above * 1e6) : std::nullopt,
                base ? std::optional<double>(*base * 1e6) : std::nullopt);
 }
@@ -164,7 +145,7 @@ void print_summary(const results& r, const std::string& gpu, const bandwidth_cei
           const auto tally = r.median(row_name(t.name, op, "tally_default", m, n));
           const auto cub = r.median(row_name(t.name, op, "cub", m, n));
           any = any || tally || cub;
-          line += " |" + cell(gbps(tally, n, t.bytes), 12, 1) + cell(gbps(cub, n, t.bytes), 11, 1) + cell(ratio(cub, tally), 7, 3);
+          line += " |" + cell(read_gbps(tally, n, t.bytes), 12, 1) + cell(read_gbps(cub, n, t.bytes), 11, 1) + cell(ratio(cub, tally), 7, 3);
         }
         if (any) std::printf("%-7s %-8s %-6s%s\n", t.name, op, size_label(n).c_str(), line.c_str());
       }
@@ -191,8 +172,8 @@ void print_kahan_cost(const results& r, const std::string& gpu) {
           header = true;
         }
         std::printf("%-7s %-6s %-13s%s%s %7.1f%%\n", t.name, size_label(n).c_str(),
-                    m == mode::single ? "single" : "back_to_back", cell(gbps(native, n, t.bytes), 13, 1).c_str(),
-                    cell(gbps(kahan, n, t.bytes), 13, 1).c_str(), 100.0 * (*kahan / *native - 1.0));
+                    m == mode::single ? "single" : "back_to_back", cell(read_gbps(native, n, t.bytes), 13, 1).c_str(),
+                    cell(read_gbps(kahan, n, t.bytes), 13, 1).c_str(), 100.0 * (*kahan / *native - 1.0));
       }
 }
 

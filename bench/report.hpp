@@ -1,10 +1,10 @@
-// The closing tables, printed after the benchmarks from the times the rows left in `results`
-// (medians over repetitions, so they agree with the JSON's median rows).
+// tally_bench's closing tables (summary.hpp says what they share with the other programs').
 #pragma once
 #include <string>
 
 #include "ceiling.hpp"
 #include "results.hpp"
+#include "rows.hpp"
 
 namespace bench {
 

@@ -1,9 +1,10 @@
 #include "reporters.hpp"
 
 #include <cstdio>
-#include <optional>
 
 #include <unistd.h>
+
+#include "program.hpp"
 
 namespace bench {
 
@@ -34,15 +35,6 @@ class row_name_reporter : public Base {
   std::size_t name_width_;
 };
 
-// The value of the last --name=value (or -name=value) in args.
-std::optional<std::string> flag(const std::vector<std::string>& args, const std::string& name) {
-  std::optional<std::string> value;
-  for (const std::string& a : args)
-    for (const std::string& prefix : {"--" + name + "=", "-" + name + "="})
-      if (a.rfind(prefix, 0) == 0) value = a.substr(prefix.size());
-  return value;
-}
-
 bool is_true(const std::string& v) { return v == "true" || v == "1" || v == "yes"; }
 
 std::unique_ptr<benchmark::BenchmarkReporter> make(const std::string& format, benchmark::ConsoleReporter::OutputOptions opts,
@@ -57,15 +49,15 @@ std::unique_ptr<benchmark::BenchmarkReporter> make(const std::string& format, be
 
 reporters make_reporters(const std::vector<std::string>& args, std::size_t name_width) {
   using CR = benchmark::ConsoleReporter;
-  const std::string color = flag(args, "benchmark_color").value_or("auto");
+  const std::string color = flag_value(args, "benchmark_color").value_or("auto");
   const bool use_color = color == "auto" ? isatty(fileno(stdout)) != 0 : is_true(color);
-  const bool tabular = is_true(flag(args, "benchmark_counters_tabular").value_or("false"));
+  const bool tabular = is_true(flag_value(args, "benchmark_counters_tabular").value_or("false"));
   const auto opts = static_cast<CR::OutputOptions>((use_color ? CR::OO_Color : CR::OO_None) |
                                                    (tabular ? CR::OO_Tabular : CR::OO_None));
   reporters r;
-  r.display = make(flag(args, "benchmark_format").value_or("console"), opts, name_width);
-  if (flag(args, "benchmark_out").value_or("").empty()) return r;
-  r.file = make(flag(args, "benchmark_out_format").value_or("json"), CR::OO_None, name_width);
+  r.display = make(flag_value(args, "benchmark_format").value_or("console"), opts, name_width);
+  if (flag_value(args, "benchmark_out").value_or("").empty()) return r;
+  r.file = make(flag_value(args, "benchmark_out_format").value_or("json"), CR::OO_None, name_width);
   return r;
 }
 

@@ -1,7 +1,7 @@
 // Google Benchmark appends "/iterations:N/manual_time" to the name of every row (each has a fixed
 // iteration count and manual timing). N follows from the measured ceiling, so the names would change
 // from GPU to GPU and run to run; these reporters drop both parts, so that each row is reported
-// exactly under its row_name() (results.hpp) on the console and in --benchmark_out's file.
+// exactly under its name (harness.hpp) on the console and in --benchmark_out's file.
 // Only the console and JSON formats are wrapped; CSV output keeps benchmark's own names.
 #pragma once
 #include <cstddef>

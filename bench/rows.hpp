@@ -1,24 +1,28 @@
-// A row is one algorithm at one n in one timing mode: one Google Benchmark benchmark, named by
-// row_name() (results.hpp), timed with CUDA events (manual time), reporting per call:
+// A row of tally_bench is one algorithm at one n in one timing mode, named
 //
-//   real_time    time per call (mean over the repetition's measurements; benchmark's aggregates
-//                give the median over repetitions)
+//   reduce/<type>/<op>/<lib>/<mode>/<n>     e.g. reduce/float/sum/tally_default/back_to_back/1048576
+//
+// type: float | int32 | double; op: sum | min | arg_min; lib: cub | thrust | tally_default | tally_no_pdl |
+// tally_kahan | read_floor | ladder_<rung>; mode: single | back_to_back; n: elements.
+// It is timed by the harness (harness.hpp), whose counters it reports with
+//
 //   GBps         n * sizeof(T) / time: the bytes the reduction must read, per second (1e9 bytes)
-//   pct_ceiling  100 * GBps / the measured read ceiling (ceiling.hpp)
 //   vs_cub       on every row but CUB's: CUB's time / this row's time for the same type, op, n and
 //                mode (> 1: faster than CUB). CUB's time is the median of its row's repetitions,
 //                which run first in the same process on the same input slices.
 //   calls_per_batch  back_to_back rows: calls between the two events
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "algorithm.hpp"
 #include "ceiling.hpp"
-#include "env.hpp"
-#include "results.hpp"
+#include "harness.hpp"
 #include "timing.hpp"
 
 namespace bench {
+
+std::string row_name(const std::string& type, const std::string& op, const std::string& lib, mode m, std::int64_t n);
 
 struct row {
   const algorithm* alg = nullptr;
@@ -29,6 +33,7 @@ struct row {
   std::int64_t iterations = 1;  // measurements per repetition
 
   std::string name() const { return row_name(alg->type, alg->op, alg->lib, m, n); }
+  timed_row timed() const;  // the row as the harness runs it
 };
 
 // Sizes the row from the time a call should take (n * sizeof(T) at the ceiling, plus 5 us of
@@ -38,8 +43,5 @@ struct row {
 // estimate (the early ladder rungs) take proportionally longer.
 row plan_row(const algorithm& alg, const algorithm* cub, std::int64_t n, mode m, const bandwidth_ceiling& ceiling,
              double target_seconds);
-
-// Registers the row with Google Benchmark; its times go to `store` as it runs.
-void register_row(const row& r, const bench_env& env, results& store);
 
 }  // namespace bench

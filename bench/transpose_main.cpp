@@ -5,7 +5,7 @@
 //   transpose/<type>/<method>/<rows>x<cols>     e.g. transpose/float/swizzled_64x64_256t_v16/16384x16384
 //
 // method: copy (cudaMemcpyAsync D2D of rows * cols elements), cublas_geam, or a transpose_policy's
-// name. Each row reports, per call (median over repetitions in the aggregates):
+// name. Each row reports, per call (median over repetitions in the aggregates; harness.hpp):
 //
 //   GBps      2 * rows * cols * sizeof(T) / time (bytes read + bytes written), 1e9 bytes per GB
 //   pct_copy  100 * GBps / the copy row's GBps for the same type and size, same run
@@ -24,25 +24,22 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <exception>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <benchmark/benchmark.h>
-
 #include "cuda_check.hpp"
-#include "device.hpp"
 #include "device_buffer.hpp"
-#include "reporters.hpp"
-#include "results.hpp"
-#include "timing.hpp"
+#include "env.hpp"
+#include "harness.hpp"
+#include "program.hpp"
 #include "transpose_bench.hpp"
 
 namespace bench::transpose {
 namespace {
+
+const char* const usage = "tally_bench_transpose [--sizes=8192,16384] [--iterations=30] [--ncu_launches] [benchmark flags]\n";
 
 struct config {
   std::vector<std::int64_t> sizes{8192, 16384};
@@ -51,12 +48,14 @@ struct config {
   bool ncu_launches = false;
 };
 
+std::string row_name(const std::string& type, const std::string& method, std::int64_t rows, std::int64_t cols) {
+  return "transpose/" + type + "/" + method + "/" + std::to_string(rows) + "x" + std::to_string(cols);
+}
+
 struct row {
   const method* m = nullptr;
   std::int64_t rows = 0, cols = 0;
-  std::string name() const {
-    return "transpose/" + m->type + "/" + m->name + "/" + std::to_string(rows) + "x" + std::to_string(cols);
-  }
+  std::string name() const { return row_name(m->type, m->name, rows, cols); }
   double bytes() const { return 2.0 * static_cast<double>(rows) * static_cast<double>(cols) * static_cast<double>(m->element_bytes); }
 };
 
@@ -72,27 +71,13 @@ std::vector<std::int64_t> parse_sizes(const std::string& list) {
   return sizes;
 }
 
-// Splits argv into this program's flags and Google Benchmark's.
-config parse_args(int argc, char** argv, std::vector<std::string>& bench_args) {
+config parse_args(const std::vector<std::string>& own) {
   config cfg;
-  std::vector<std::string> rest;
-  bool repetitions_given = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  for (const std::string& a : own) {
     if (a.rfind("--sizes=", 0) == 0) cfg.sizes = parse_sizes(a.substr(8));
     else if (a.rfind("--iterations=", 0) == 0) cfg.iterations = std::max<std::int64_t>(1, std::stoll(a.substr(13)));
-    else if (a == "--ncu_launches") cfg.ncu_launches = true;
-    else if (a == "--help" || a == "-h") {
-      std::printf("tally_bench_transpose [--sizes=8192,16384] [--iterations=30] [--ncu_launches] [benchmark flags]\n");
-      std::exit(0);
-    } else {
-      repetitions_given |= a.rfind("--benchmark_repetitions=", 0) == 0;
-      rest.push_back(a);
-    }
+    else cfg.ncu_launches = true;  // --ncu_launches
   }
-  bench_args = {argv[0], "--benchmark_report_aggregates_only=true"};
-  if (!repetitions_given) bench_args.push_back("--benchmark_repetitions=" + std::to_string(cfg.repetitions));
-  bench_args.insert(bench_args.end(), rest.begin(), rest.end());
   return cfg;
 }
 
@@ -106,46 +91,18 @@ struct buffers {
   device_buffer in, out, reference;
 };
 
-// One row's calls, timed: 3 warm-up calls, then one call between two events per measurement.
-timed_call prepare(const row& r, const buffers& b, cudaStream_t stream) {
+// The row as the harness runs it: one call between two events; every row is compared with the
+// copy, tally rows with geam too.
+timed_row timed(const row& r, const buffers& b, const config& cfg, cudaStream_t stream) {
   const method* m = r.m;
   const std::int64_t rows = r.rows, cols = r.cols;
   const void* in = b.in.get();
   void* out = b.out.get();
-  return timed_call([=](std::int64_t) { m->run(in, out, rows, cols, stream); }, 1, stream);
-}
-
-// The median time of (type, name) at r's size: from this run's store, or measured now the same
-// way when a filter kept its row from running first.
-double baseline_seconds(const method_list& methods, const row& r, const std::string& name, const buffers& b,
-                        const config& cfg, cudaStream_t stream, results& store) {
-  const row base{find(methods, r.m->type, name), r.rows, r.cols};
-  if (const auto t = store.median(base.name())) return *t;
-  timed_call t = prepare(base, b, stream);
-  for (int rep = 0; rep < 3; ++rep) {
-    double total = 0;
-    for (std::int64_t i = 0; i < cfg.iterations; ++i) total += t.measure();
-    store.add(base.name(), total / static_cast<double>(cfg.iterations));
-  }
-  return *store.median(base.name());
-}
-
-void run_row(benchmark::State& state, const row& r, const method_list& methods, const buffers& b, const config& cfg,
-             cudaStream_t stream, results& store) {
-  timed_call t = prepare(r, b, stream);
-  double total = 0;
-  for (auto _ : state) {
-    const double seconds = t.measure();
-    state.SetIterationTime(seconds);
-    total += seconds;
-  }
-  const double per_call = total / static_cast<double>(state.iterations());
-  store.add(r.name(), per_call);
-  const double gbps = r.bytes() / per_call * 1e-9;
-  state.counters["GBps"] = gbps;
-  const double copy = baseline_seconds(methods, r, "copy", b, cfg, stream, store);
-  state.counters["pct_copy"] = 100.0 * copy / per_call;
-  if (r.m->is_tally) state.counters["vs_geam"] = baseline_seconds(methods, r, "cublas_geam", b, cfg, stream, store) / per_call;
+  timed_row t{r.name(), [=] { return launcher([=](std::int64_t) { m->run(in, out, rows, cols, stream); }); }, 1,
+              cfg.iterations, r.bytes(), {}, {}};
+  t.compare.push_back({"pct_copy", {row_name(m->type, "copy", rows, cols)}, 100});
+  if (m->is_tally) t.compare.push_back({"vs_geam", {row_name(m->type, "cublas_geam", rows, cols)}});
+  return t;
 }
 
 method copy_method(const char* type, std::size_t bytes) {
@@ -241,32 +198,22 @@ void print_summary(const std::vector<row>& rows, const results& store, const std
 }
 
 int run(int argc, char** argv) {
-  std::vector<std::string> args;
-  const config cfg = parse_args(argc, argv, args);
-  std::string why;
-  const auto device = probe_device(why);
-  if (!device) {
-    std::fprintf(stderr, "tally_bench_transpose: no CUDA device (%s)\n", why.c_str());
-    return 1;
-  }
-  owned_stream stream;
+  command_line cl(argc, argv, {"--sizes=", "--iterations=", "--ncu_launches"}, usage);
+  const config cfg = parse_args(cl.own());
+  if (!cl.start_benchmark(cfg.repetitions)) return 1;
+  bench_env env(require_device());
+  const cudaStream_t stream = env.stream();
   method_list methods;
   methods.push_back(copy_method("float", sizeof(float)));
   methods.push_back(copy_method("double", sizeof(double)));
-  add_cublas_geam(methods, stream.get());
+  add_cublas_geam(methods, stream);
   add_tally_float(methods);
   add_tally_double(methods);
-  if (cfg.ncu_launches) return ncu_launches(methods, stream.get());
-
-  std::vector<char*> ptrs;
-  for (std::string& a : args) ptrs.push_back(a.data());
-  int bench_argc = static_cast<int>(ptrs.size());
-  benchmark::Initialize(&bench_argc, ptrs.data());
-  if (benchmark::ReportUnrecognizedArguments(bench_argc, ptrs.data())) return 1;
+  if (cfg.ncu_launches) return ncu_launches(methods, stream);
 
   // Rows: per type and size, the copy, then geam, then every tally layout.
   std::vector<row> rows;
-  std::size_t max_bytes = 0, name_width = 0;
+  std::size_t max_bytes = 0;
   for (const char* type : {"float", "double"})
     for (const std::int64_t s : cfg.sizes)
       for (const char* first : {"copy", "cublas_geam", ""})
@@ -274,58 +221,32 @@ int run(int argc, char** argv) {
           if (m.type == type && (first[0] != '\0' ? m.name == first : m.is_tally)) {
             rows.push_back({&m, s, s});
             max_bytes = std::max(max_bytes, static_cast<std::size_t>(s * s) * m.element_bytes);
-            name_width = std::max(name_width, rows.back().name().size());
           }
   const buffers b{device_buffer(max_bytes), device_buffer(max_bytes), device_buffer(max_bytes)};
 
-  const std::vector<std::string> failed = check_against_geam(rows, methods, b, stream.get());
+  const std::vector<std::string> failed = check_against_geam(rows, methods, b, stream);
   for (const std::string& f : failed) std::fprintf(stderr, "tally_bench_transpose: %s differs from cuBLAS geam\n", f.c_str());
   if (!failed.empty()) return 1;
   std::printf("tally_bench_transpose: %zu rows; sanity check: every tally output equals cuBLAS geam's bit for bit\n",
               rows.size());
-  fill_finite(b.in.get(), static_cast<std::int64_t>(max_bytes / sizeof(float)), sizeof(float), stream.get());
+  fill_finite(b.in.get(), static_cast<std::int64_t>(max_bytes / sizeof(float)), sizeof(float), stream);
 
-  const auto add = [](const char* key, const std::string& value) { benchmark::AddCustomContext(key, value); };
-  add("gpu_name", device->name_id);
-  add("gpu_name_raw", device->name);
-  add("compute_capability", std::to_string(device->cc_major) + "." + std::to_string(device->cc_minor));
-  add("sm_count", std::to_string(device->sm_count));
-  add("l2_bytes", std::to_string(device->l2_bytes));
-  add("cuda_runtime_version", std::to_string(device->runtime_version));
-  add("cuda_driver_version", std::to_string(device->driver_version));
-  add("iterations_per_repetition", std::to_string(cfg.iterations));
+  add_context("iterations_per_repetition", std::to_string(cfg.iterations));
   for (const method& m : methods)
-    if (m.is_default) add(("default_" + m.type).c_str(), m.name);
-  add("GBps_definition", "2 * rows * cols * sizeof(T) / time per call (bytes read + bytes written), 1e9 bytes per GB");
-  add("pct_copy_definition", "100 * copy median time / this row's time; copy = cudaMemcpyAsync D2D of rows * cols elements, same type, size and run");
-  add("vs_geam_definition", "cublas{S,D}geam median time / this row's time, same type, size, buffers and run (> 1: faster)");
-  add("timing", "CUDA events around one call on one stream, manual time; 3 warm-up calls per row; median over repetitions");
+    if (m.is_default) add_context("default_" + m.type, m.name);
+  add_context("GBps_definition", "2 * rows * cols * sizeof(T) / time per call (bytes read + bytes written), 1e9 bytes per GB");
+  add_context("pct_copy_definition", "100 * copy median time / this row's time; copy = cudaMemcpyAsync D2D of rows * cols elements, same type, size and run");
+  add_context("vs_geam_definition", "cublas{S,D}geam median time / this row's time, same type, size, buffers and run (> 1: faster)");
+  add_context("timing", "CUDA events around one call on one stream, manual time; 3 warm-up calls per row; median over repetitions");
 
-  results store;
-  for (const row& r : rows) {
-    const row rr = r;
-    benchmark::RegisterBenchmark(r.name().c_str(), [rr, &methods, &b, &cfg, &stream, &store](benchmark::State& state) {
-      run_row(state, rr, methods, b, cfg, stream.get(), store);
-    })
-        ->UseManualTime()
-        ->Iterations(cfg.iterations)
-        ->Unit(benchmark::kMicrosecond);
-  }
-  const reporters out = make_reporters(args, name_width);
-  benchmark::RunSpecifiedBenchmarks(out.display.get(), out.file.get());
-  benchmark::Shutdown();
-  print_summary(rows, store, device->name);
+  std::vector<timed_row> timed_rows;
+  for (const row& r : rows) timed_rows.push_back(timed(r, b, cfg, stream));
+  const results store = run_rows(timed_rows, env, cl.benchmark_args());
+  print_summary(rows, store, env.device().name);
   return 0;
 }
 
 }  // namespace
 }  // namespace bench::transpose
 
-int main(int argc, char** argv) {
-  try {
-    return bench::transpose::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tally_bench_transpose: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return bench::guarded_main("tally_bench_transpose", bench::transpose::run, argc, argv); }
