@@ -45,6 +45,6 @@ class bench_env;
 void add_float_algorithms(catalog&, const bench_env&);   // cub, thrust, tally_default x sum, min, arg_min
 void add_int32_algorithms(catalog&, const bench_env&);
 void add_double_algorithms(catalog&, const bench_env&);
-void add_ladder_algorithms(catalog&, const bench_env&);  // tally::ladder::* for int32 and float sum
+void add_ladder_algorithms(catalog&, const bench_env&);  // tally::reduce_policies::* for int32 and float sum
 
 }  // namespace bench

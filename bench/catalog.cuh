@@ -35,12 +35,6 @@ algorithm make_algorithm(const char* lib, const bench_env& env) {
   return a;
 }
 
-// P with another grid policy, everything else the same: what programmatic dependent launch brings
-// to the default, measured in the same run.
-template <class P, class Grid>
-using with_grid = tally::reduce_policy<typename P::load, typename P::block, typename P::smem, P::threads,
-                                       typename P::accum, Grid>;
-
 // cub first: rows are registered in catalog order, and a CUB row must run before the rows that
 // divide by its time (the harness measures it on the spot if a filter removed it).
 template <class T, class Op>
@@ -48,10 +42,12 @@ void add_libraries(catalog& c, const bench_env& env) {
   c.push_back(make_algorithm<cub_runner<T, Op>, T, Op>("cub", env));
   c.push_back(make_algorithm<thrust_runner<T, Op>, T, Op>("thrust", env));
   c.back().waits_each_call = true;
-  using P = tally::default_policy<T, Op>;
+  using P = tally::default_reduce_policy<T, Op>;
   c.push_back(make_algorithm<tally_runner<P, T, Op>, T, Op>("tally_default", env));
   if constexpr (std::is_same_v<Op, tally::op::sum>) {
-    c.push_back(make_algorithm<tally_runner<with_grid<P, tally::grid::resident>, T, Op>, T, Op>("tally_no_pdl", env));
+    // The default launched plainly, everything else the same: what programmatic dependent launch brings.
+    using no_pdl = typename P::template with_launch<tally::launch::stream_ordered>;
+    c.push_back(make_algorithm<tally_runner<no_pdl, T, Op>, T, Op>("tally_no_pdl", env));
     c.push_back(make_algorithm<read_floor_runner<T>, T, Op>("read_floor", env));
     c.back().result = nullptr;  // reads, reduces nothing: no result to check
   }
@@ -60,9 +56,7 @@ void add_libraries(catalog& c, const bench_env& env) {
 // tally_default with the compensated accumulator (accum::kahan) and nothing else changed: its
 // sum rows next to tally_default's show what compensation costs.
 template <class T>
-using kahan_policy = tally::reduce_policy<typename tally::default_policy<T>::load, typename tally::default_policy<T>::block,
-                                          typename tally::default_policy<T>::smem, tally::default_policy<T>::threads,
-                                          tally::accum::kahan, typename tally::default_policy<T>::grid>;
+using kahan_policy = typename tally::default_reduce_policy<T>::template with_accum<tally::accum::kahan>;
 
 template <class T>
 void add_kahan_sum(catalog& c, const bench_env& env) {

@@ -1,4 +1,4 @@
-// The classical ladder (tally/ladder.cuh) as rows, for int32 and float sum: Harris' and seed 002's
+// The classical ladder (tally/reduce_policies.cuh) as rows, for int32 and float sum: Harris' and seed 002's
 // rungs in order, then seed 004's unroll-4 and seed 001's shuffle.
 #include "catalog.cuh"
 
@@ -13,14 +13,14 @@ void add_rung(catalog& c, const bench_env& env, const char* lib) {
 
 template <class T>
 void add_ladder(catalog& c, const bench_env& env) {
-  add_rung<tally::ladder::baseline, T>(c, env, "ladder_baseline");
-  add_rung<tally::ladder::strided, T>(c, env, "ladder_strided");
-  add_rung<tally::ladder::sequential, T>(c, env, "ladder_sequential");
-  add_rung<tally::ladder::first_add, T>(c, env, "ladder_first_add");
-  add_rung<tally::ladder::unroll_last_warp, T>(c, env, "ladder_unroll_last_warp");
-  add_rung<tally::ladder::complete_unroll, T>(c, env, "ladder_complete_unroll");
-  add_rung<tally::ladder::unroll4, T>(c, env, "ladder_unroll4");
-  add_rung<tally::ladder::shuffle, T>(c, env, "ladder_shuffle");
+  add_rung<tally::reduce_policies::baseline, T>(c, env, "ladder_baseline");
+  add_rung<tally::reduce_policies::strided, T>(c, env, "ladder_strided");
+  add_rung<tally::reduce_policies::sequential, T>(c, env, "ladder_sequential");
+  add_rung<tally::reduce_policies::first_add, T>(c, env, "ladder_first_add");
+  add_rung<tally::reduce_policies::unroll_last_warp, T>(c, env, "ladder_unroll_last_warp");
+  add_rung<tally::reduce_policies::complete_unroll, T>(c, env, "ladder_complete_unroll");
+  add_rung<tally::reduce_policies::unroll4, T>(c, env, "ladder_unroll4");
+  add_rung<tally::reduce_policies::shuffle, T>(c, env, "ladder_shuffle");
 }
 
 }  // namespace

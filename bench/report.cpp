@@ -20,7 +20,7 @@ std::optional<double> read_gbps(std::optional<double> seconds, std::int64_t n, s
 
 // One step of the classical ladder: tally's rung and the figures the sources give for it.
 struct ladder_step {
-  const char* rung;          // tally::ladder::<rung>; null for a step tally folds into another
+  const char* rung;          // tally::reduce_policies::<rung>; null for a step tally folds into another
   double harris_ms;          // Harris, "Optimizing Parallel Reduction in CUDA": G80, 2^22 int32
   double seed_us;            // seed 002's table (its n and GPU are not stated)
   double harris_gbps, seed_gbps;

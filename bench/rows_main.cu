@@ -7,7 +7,7 @@
 //         | tally_<forced strategy> (float only; each
 //         where it finishes in reasonable time), so the run shows why the default picks its strategy
 // Counters (harness.hpp): GBps (bytes moved / time: the matrix read and one result a row written,
-// (M*N + M) * sizeof(T), + N*sizeof(T) for x in gemv and matvec rows, as DESIGN.md defines
+// (M*N + M) * sizeof(T), + N*sizeof(T) for x in gemv and matvec rows, as tally defines
 // bandwidth), pct_ceiling (100 * GBps / the streaming-read ceiling measured at start-up,
 // ceiling.hpp) and, on tally rows, vs_best = min(CUB time, cuBLAS time) / this row's time for the
 // same type and shape (> 1: faster than the better of the two). The tally rows' label is the plan
@@ -113,7 +113,7 @@ void add_algorithms(std::vector<rows_algorithm>& v, const bench_env& env, bool f
   v.push_back(make<tally_rows<tally::default_rows_policy<T>, T>, T>(env, "sum", "tally_default", false, false));
   // The default with a plain launch instead of PDL, same run: what PDL brings.
   using accum = typename tally::default_rows_policy<T>::accum;
-  v.push_back(make<tally_rows<rows_policy<rows::by_shape, accum, rows::stream_ordered>, T>, T>(env, "sum", "tally_no_pdl",
+  v.push_back(make<tally_rows<rows_policy<rows::by_shape, accum, tally::launch::stream_ordered>, T>, T>(env, "sum", "tally_no_pdl",
                                                                                               false, false));
   if (forced) {
     // Each forced strategy where a call stays within a few milliseconds.

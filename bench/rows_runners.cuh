@@ -69,7 +69,7 @@ class tally_rows {
     reducer_.reserve(sh.m, sh.n, sh.n);
   }
   void operator()(const T* a) {
-    if (dot_) reducer_.dot(a, x_.as<const T>(), sh_.m, sh_.n, sh_.n, out_.as<T>(), stream_);
+    if (dot_) reducer_.dot(a, sh_.m, sh_.n, sh_.n, x_.as<const T>(), out_.as<T>(), stream_);
     else reducer_(a, sh_.m, sh_.n, sh_.n, out_.as<T>(), stream_);
   }
   std::vector<T> result() const { return copy_rows_to_host<T>(out_, sh_.m, stream_); }

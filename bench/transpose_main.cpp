@@ -11,14 +11,16 @@
 //   pct_copy  100 * GBps / the copy row's GBps for the same type and size, same run
 //   vs_geam   on tally rows: geam's median time / this row's time (> 1: faster than cuBLAS)
 //
-// Timing: CUDA events around one call on one stream (manual time), 3 warm-up calls per row,
-// --iterations measurements per repetition, 7 repetitions. Buffers are >= 4 x L2 (256 MiB and up),
+// Timing: CUDA events around one call on one stream (manual time), or around --back_to_back=N calls
+// enqueued one after the other (time per call: what a launch overlapping the kernel ahead saves
+// shows there), 3 warm-up calls per row, --iterations measurements per repetition, 7 repetitions. Buffers are >= 4 x L2 (256 MiB and up),
 // so every call streams from device memory. Before timing, every tally method's output is compared
 // bit for bit with geam's on the same input (finite, non-zero values).
 //
 // Own flags (the rest go to Google Benchmark):
 //   --sizes=8192,16384      square sizes (rows = cols = s)
 //   --iterations=N          measurements per repetition (default 30)
+//   --back_to_back=N        N calls between the two events of a measurement (default 1)
 //   --ncu_launches          no benchmark: one launch of each tally float layout at 8192^2, for
 //                           bench/transpose_bank_conflicts.sh (Nsight Compute); prints the order
 #include <algorithm>
@@ -39,11 +41,13 @@
 namespace bench::transpose {
 namespace {
 
-const char* const usage = "tally_bench_transpose [--sizes=8192,16384] [--iterations=30] [--ncu_launches] [benchmark flags]\n";
+const char* const usage =
+    "tally_bench_transpose [--sizes=8192,16384] [--iterations=30] [--back_to_back=1] [--ncu_launches] [benchmark flags]\n";
 
 struct config {
   std::vector<std::int64_t> sizes{8192, 16384};
   std::int64_t iterations = 30;
+  int back_to_back = 1;  // calls per measurement
   int repetitions = 7;
   bool ncu_launches = false;
 };
@@ -76,6 +80,7 @@ config parse_args(const std::vector<std::string>& own) {
   for (const std::string& a : own) {
     if (a.rfind("--sizes=", 0) == 0) cfg.sizes = parse_sizes(a.substr(8));
     else if (a.rfind("--iterations=", 0) == 0) cfg.iterations = std::max<std::int64_t>(1, std::stoll(a.substr(13)));
+    else if (a.rfind("--back_to_back=", 0) == 0) cfg.back_to_back = std::max(1, std::stoi(a.substr(15)));
     else cfg.ncu_launches = true;  // --ncu_launches
   }
   return cfg;
@@ -91,15 +96,15 @@ struct buffers {
   device_buffer in, out, reference;
 };
 
-// The row as the harness runs it: one call between two events; every row is compared with the
-// copy, tally rows with geam too.
+// The row as the harness runs it: back_to_back calls between two events; every row is compared
+// with the copy, tally rows with geam too.
 timed_row timed(const row& r, const buffers& b, const config& cfg, cudaStream_t stream) {
   const method* m = r.m;
   const std::int64_t rows = r.rows, cols = r.cols;
   const void* in = b.in.get();
   void* out = b.out.get();
-  timed_row t{r.name(), [=] { return launcher([=](std::int64_t) { m->run(in, out, rows, cols, stream); }); }, 1,
-              cfg.iterations, r.bytes(), {}, {}};
+  timed_row t{r.name(), [=] { return launcher([=](std::int64_t) { m->run(in, out, rows, cols, stream); }); },
+              cfg.back_to_back, cfg.iterations, r.bytes(), {}, {}};
   t.compare.push_back({"pct_copy", {row_name(m->type, "copy", rows, cols)}, 100});
   if (m->is_tally) t.compare.push_back({"vs_geam", {row_name(m->type, "cublas_geam", rows, cols)}});
   return t;
@@ -198,7 +203,7 @@ void print_summary(const std::vector<row>& rows, const results& store, const std
 }
 
 int run(int argc, char** argv) {
-  command_line cl(argc, argv, {"--sizes=", "--iterations=", "--ncu_launches"}, usage);
+  command_line cl(argc, argv, {"--sizes=", "--iterations=", "--back_to_back=", "--ncu_launches"}, usage);
   const config cfg = parse_args(cl.own());
   if (!cl.start_benchmark(cfg.repetitions)) return 1;
   bench_env env(require_device());
@@ -237,7 +242,11 @@ int run(int argc, char** argv) {
   add_context("GBps_definition", "2 * rows * cols * sizeof(T) / time per call (bytes read + bytes written), 1e9 bytes per GB");
   add_context("pct_copy_definition", "100 * copy median time / this row's time; copy = cudaMemcpyAsync D2D of rows * cols elements, same type, size and run");
   add_context("vs_geam_definition", "cublas{S,D}geam median time / this row's time, same type, size, buffers and run (> 1: faster)");
-  add_context("timing", "CUDA events around one call on one stream, manual time; 3 warm-up calls per row; median over repetitions");
+  add_context("timing", cfg.back_to_back == 1
+                            ? "CUDA events around one call on one stream, manual time; 3 warm-up calls per row; median over repetitions"
+                            : "CUDA events around " + std::to_string(cfg.back_to_back) +
+                                  " calls enqueued back to back on one stream, time per call; 3 warm-up calls per row; "
+                                  "median over repetitions");
 
   std::vector<timed_row> timed_rows;
   for (const row& r : rows) timed_rows.push_back(timed(r, b, cfg, stream));

@@ -21,16 +21,19 @@ method tally_method(const char* type) {
   return m;
 }
 
-// Every named composition (tally::transposes::all): the seeds' layouts with four elements a thread
+// Every named composition (tally::transpose_policies::all): the classical layouts with four elements a thread
 // (32 x 8 threads), then the candidates with more bytes in flight (see tally/transpose_policy.cuh).
 template <class T, class... Ps>
-void add_tally_methods(method_list& out, const char* type, tally::transposes::list<Ps...>) {
+void add_tally_methods(method_list& out, const char* type, tally::policy_list<Ps...>) {
   (out.push_back(tally_method<T, Ps>(type)), ...);
 }
 
+// Then the default launched with programmatic dependent launch ("_pdl"): whether overlapping the
+// launch with the kernel ahead pays for a transpose.
 template <class T>
 void add_tally_methods(method_list& out, const char* type) {
-  add_tally_methods<T>(out, type, tally::transposes::all{});
+  add_tally_methods<T>(out, type, tally::transpose_policies::all{});
+  out.push_back(tally_method<T, typename tally::default_transpose_policy<T>::template with_launch<tally::launch::pdl>>(type));
 }
 
 }  // namespace bench::transpose

@@ -110,6 +110,14 @@ TEST_CASE("policy names") {
   CHECK(reduce_policies::baseline::name() == "single/interleaved/static_array/256/native/per_tile/stream_ordered");
 }
 
+namespace {
+struct no_reduce {  // a block policy missing its reduce
+  static constexpr const char* name = "no_reduce";
+  static constexpr bool fixed_order = true;
+  template <int Threads> static constexpr int slots = Threads;
+};
+}  // namespace
+
 TEST_CASE("every member of every family keeps its contract") {
   static_assert(load::check_load_policy<load::single>() && load::check_load_policy<load::unroll<8>>() &&
                 load::check_load_policy<load::vector<4>>());
@@ -128,11 +136,6 @@ TEST_CASE("every member of every family keeps its contract") {
                 check_operator<op::arg_min>() && check_operator<op::arg_max>());
   static_assert(tile_order::check_tile_order<tile_order::row_major>() && tile_order::check_tile_order<tile_order::banded<32>>());
   // What the checks detect, on a policy missing a member (the compile-fail tests see the message).
-  struct no_reduce {
-    static constexpr const char* name = "no_reduce";
-    static constexpr bool fixed_order = true;
-    template <int Threads> static constexpr int slots = Threads;
-  };
   CHECK(tally::detail::is_detected<block::detail::slots_member, no_reduce>);
   CHECK_FALSE(tally::detail::is_detected<block::detail::reduce_member, no_reduce>);
   CHECK_FALSE(tally::detail::is_detected<smem::detail::static_bytes_member, smem::swizzled>);  // a tile-only layout

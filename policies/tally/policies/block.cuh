@@ -139,7 +139,9 @@ struct warp_shuffle {
 };
 
 namespace detail {
-template <class B> using slots_member = std::enable_if_t<std::is_convertible_v<decltype(B::template slots<256>), int>>;
+// Asked at Threads = 2048, a value no composition uses: nvcc 13's host pass rejects a later use of
+// the very specialization a detection context has named (slots<256> after detecting slots<256>).
+template <class B> using slots_member = std::integral_constant<int, B::template slots<2048>>;
 template <class B>
 using reduce_member = std::enable_if_t<std::is_convertible_v<
     decltype(B::template reduce<256>(int{}, tally::detail::probe_view{}, tally::detail::probe_op{})), int>>;

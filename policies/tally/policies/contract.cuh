@@ -29,8 +29,11 @@ inline constexpr bool dependent_false = false;
 template <class P> using name_member = std::enable_if_t<std::is_convertible_v<decltype(P::name), const char*>>;
 template <class P> using fixed_order_member = std::enable_if_t<std::is_same_v<std::remove_cv_t<decltype(P::fixed_order)>, bool>>;
 
-// Probes: a state (int), a shared-memory view of it, an element lift and a combine. Declared only:
-// they appear in unevaluated contexts alone.
+// Probes: a state (int, or probe_state where a layout only stores it), a shared-memory view of an
+// int, an element lift and a combine. Declared only: they appear in unevaluated contexts alone.
+struct probe_state {
+  int word;
+};
 struct probe_view {
   __device__ int& operator[](int) const;
 };

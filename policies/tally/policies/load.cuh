@@ -158,7 +158,8 @@ struct vector {
 };
 
 namespace detail {
-template <class L> using items_member = std::enable_if_t<std::is_convertible_v<decltype(L::template items<float>), int>>;
+// Probed with an element type of the checks' own (probe_state): see block.cuh's slots_member for why.
+template <class L> using items_member = std::enable_if_t<std::is_convertible_v<decltype(L::template items<tally::detail::probe_state>), int>>;
 template <class L>
 using consume_member = std::enable_if_t<std::is_convertible_v<
     decltype(L::template consume<256>(std::declval<const float*>(), index_t{}, int{}, tally::detail::probe_lift{},

@@ -144,13 +144,14 @@ struct none {
 };
 
 namespace detail {
-template <class P> using static_bytes_member = std::enable_if_t<std::is_convertible_v<decltype(P::template static_bytes<int, 8>), std::size_t>>;
-template <class P> using dynamic_bytes_member = std::enable_if_t<std::is_convertible_v<decltype(P::template dynamic_bytes<int, 8>), std::size_t>>;
-template <class P> using acquire_member = decltype(P::template acquire<int, 8>()[0] = 0);
+// Probed with a state of the checks' own (probe_state): see block.cuh's slots_member for why.
+template <class P> using static_bytes_member = std::enable_if_t<std::is_convertible_v<decltype(P::template static_bytes<tally::detail::probe_state, 2048>), std::size_t>>;
+template <class P> using dynamic_bytes_member = std::enable_if_t<std::is_convertible_v<decltype(P::template dynamic_bytes<tally::detail::probe_state, 2048>), std::size_t>>;
+template <class P> using acquire_member = decltype(P::template acquire<tally::detail::probe_state, 2048>()[0] = tally::detail::probe_state{});
 template <class P> using has_tile_member = std::enable_if_t<std::is_same_v<std::remove_cv_t<decltype(P::has_tile)>, bool>>;
-template <class P> using tile_bytes_members = std::enable_if_t<std::is_convertible_v<decltype(P::template tile_static_bytes<int, 32>), std::size_t> &&
-                                                              std::is_convertible_v<decltype(P::template tile_dynamic_bytes<int, 32>), std::size_t>>;
-template <class P> using acquire_tile_member = decltype(P::template acquire_tile<int, 32, 1>()(0, 0) = 0);
+template <class P> using tile_bytes_members = std::enable_if_t<std::is_convertible_v<decltype(P::template tile_static_bytes<tally::detail::probe_state, 32>), std::size_t> &&
+                                                              std::is_convertible_v<decltype(P::template tile_dynamic_bytes<tally::detail::probe_state, 32>), std::size_t>>;
+template <class P> using acquire_tile_member = decltype(P::template acquire_tile<tally::detail::probe_state, 32, 1>()(0, 0) = tally::detail::probe_state{});
 }  // namespace detail
 
 template <class P>
