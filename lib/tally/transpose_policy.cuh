@@ -102,10 +102,12 @@ template <class... Ps> using list = policy_list<Ps...>;
 // The composition tally::transpose uses unless told otherwise: a swizzled 64 x 64 tile, 16-byte
 // accesses, tiles in column-major order (the blocks resident at one moment write whole output rows
 // end to end), 512 threads (8 elements a thread) for 4- and 8-byte elements and 256 for 2-byte ones
-// (one 16-byte vector a thread was slower). The fastest measured on every shape but one, and above
-// cuBLAS's geam on all (docs/performance.md).
+// (one 16-byte vector a thread was slower), launched with programmatic dependent launch: a call
+// overlaps its launch with the drain of the kernel ahead, 1.3-1.7 us a call back to back. The
+// fastest measured on every shape but one, and above cuBLAS's geam on all (docs/performance.md).
 template <class T>
-using default_transpose_policy = std::conditional_t<sizeof(T) == 2, transpose_policies::swizzled_64_v16_col,
-                                                    transpose_policies::swizzled_64_v16_512t_col>;
+using default_transpose_policy =
+    typename std::conditional_t<sizeof(T) == 2, transpose_policies::swizzled_64_v16_col,
+                                transpose_policies::swizzled_64_v16_512t_col>::template with_launch<launch::pdl>;
 
 }  // namespace tally

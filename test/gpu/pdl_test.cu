@@ -1,10 +1,12 @@
-// Programmatic dependent launch (launch::pdl, for reduce and row launches): the same results
+// Programmatic dependent launch (launch::pdl, for reduce, row and transpose launches): the same results
 // as a plain launch, and no call reads memory before the kernel ahead of it in the stream has
 // finished writing it.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include <tally/reduce_rows.cuh>
+#include <tally/transpose.cuh>
 
 #include "support/check.cuh"
 
@@ -189,4 +191,38 @@ TEST_CASE_TEMPLATE("row launches wait for the kernel ahead: fill, rows, rows of 
     }
     cudaStreamDestroy(stream);
   }
+}
+
+// Transposes launched with PDL (the default): a fill kernel rewrites the input, then A -> A^T ->
+// A^T^T, round after round on one stream with no host synchronisation; the last transpose of each
+// round reads what the one before wrote, and the next fill overwrites what the first read. Every
+// round's result must equal its own input, bit for bit.
+TEST_CASE("launch::pdl transposes wait for the kernel ahead: fill, transpose, transpose back, ...") {
+  static_assert(default_transpose_policy<std::int32_t>::launch::programmatic);
+  const index_t rows = 1000, cols = std::max<index_t>(1, capped(index_t{4100} * rows) / rows);  // 1000 x 4100
+  constexpr int rounds = 12;
+  device_buffer<std::int32_t> a(static_cast<std::size_t>(rows * cols)), at(static_cast<std::size_t>(rows * cols));
+  device_buffer<std::int32_t> back(static_cast<std::size_t>(rows * cols * rounds));
+  back.poison();
+  cudaStream_t stream;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::vector<std::uint64_t> seeds(rounds);
+  for (int k = 0; k < rounds; ++k) {
+    seeds[k] = next_seed();
+    fill_kernel<std::int32_t><<<1024, 256, 0, stream>>>(a.get(), rows * cols, seeds[k]);
+    TALLY_TEST_CHECK_CUDA(cudaGetLastError());
+    tally::transpose(a.get(), at.get(), rows, cols, stream);
+    tally::transpose(at.get(), back.get() + k * rows * cols, cols, rows, stream);
+  }
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+  std::vector<std::int32_t> got(static_cast<std::size_t>(rows * cols * rounds));
+  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), back.get(), got.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  for (int k = 0; k < rounds; ++k) {
+    CAPTURE(k);
+    index_t wrong = 0;
+    for (index_t i = 0; i < rows * cols; ++i)
+      wrong += got[static_cast<std::size_t>(k * rows * cols + i)] != value_at<std::int32_t>(seeds[k], i);
+    CHECK(wrong == 0);
+  }
+  cudaStreamDestroy(stream);
 }

@@ -162,7 +162,8 @@ TEST_CASE("one launch family for every composition; with_* replaces one member")
   CHECK(std::is_same_v<P::with_accum<accum::kahan>::launch, launch::pdl>);
   CHECK(std::is_same_v<P::with_grid<grid::per_tile>::launch, launch::pdl>);
   CHECK(std::is_same_v<default_rows_policy<float>::launch, launch::pdl>);
-  CHECK(std::is_same_v<default_transpose_policy<float>::launch, launch::stream_ordered>);
+  CHECK(std::is_same_v<default_transpose_policy<float>::launch, launch::pdl>);
+  CHECK(default_transpose_policy<double>::name() == "swizzled_64x64_512t_v16_col_pdl");
   CHECK(transpose_policies::padded_32::with_launch<launch::pdl>::name() == "padded_32x32_256t_pdl");
 }
 
