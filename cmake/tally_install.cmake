@@ -1,9 +1,9 @@
 # Install rules and the CMake package. `cmake --install` puts
 #   include/tally/...            the headers of policies/ and lib/ (<tally/tally.hpp>, <tally/reduce.cuh>, ...)
-#   lib/libtally.a               the precompiled reductions
+#   lib/libtally.a, libtally.so  the precompiled algorithms (<tally/tally.hpp>, <tally/tally.h>)
 #   lib/cmake/tally/             tallyConfig.cmake, its version file and the exported targets
-# so that find_package(tally) gives tally::tally and tally::policies, as add_subdirectory and
-# FetchContent do. tally_warnings stays private to this build (linked as $<BUILD_INTERFACE:...>).
+# so that find_package(tally) gives tally::tally, tally::tally_shared and tally::policies, as
+# add_subdirectory and FetchContent do. tally_warnings stays private to this build (linked as $<BUILD_INTERFACE:...>).
 
 # By default only a top-level build installs: a project that pulls tally in with add_subdirectory
 # or FetchContent decides whether tally belongs in its own install tree.
@@ -21,9 +21,10 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/policies/tally/" "${PROJECT_SOURCE_DIR}
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/tally"
         FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh" PATTERN "*.h")
 
-install(TARGETS tally_policies tally
+install(TARGETS tally_policies tally tally_shared
         EXPORT tallyTargets
-        ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+        ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+        LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(EXPORT tallyTargets
         NAMESPACE tally::
         DESTINATION "${TALLY_INSTALL_CMAKEDIR}")

@@ -47,20 +47,31 @@ void reduce_once(const char* where, const T* in, index_t n, Out* out, cudaStream
   naming(where, [&] { reduce<default_reduce_policy<T, Op>>(in, n, out, Op{}, stream); });
 }
 
-// A reduction in a device_reducer's workspace.
-template <class Op, class T, class Out>
-void reduce_into(const char* where, const device_reducer_impl* self, const T* in, index_t n, Out* out,
-                 cudaStream_t stream) {
+// Throws unless self is a live device_reducer (not moved from).
+inline device_reducer_impl* live(device_reducer_impl* self, const char* where) {
   if (self == nullptr) throw error(std::string(where) + ": this device_reducer has been moved from");
-  validate_reduce(in, n, out, where);
+  return self;
+}
+
+// A call of a reducer of type R in a device_reducer's workspace: call(r, workspace, bytes) once the
+// workspace is ready for what need(r) says the call needs (prepare clears any ticket an earlier call
+// left as a partial; the workspace never grows: it was sized for every call). Arguments are checked.
+template <class R, class Need, class Call>
+void in_workspace(const char* where, device_reducer_impl* self, cudaStream_t stream, Need need, Call call) {
   naming(where, [&] {
-    // Reads the current device (cudaGetDevice) and that device's cached facts: no allocation.
-    const default_reducer<T, Op> r;
-    if (r.device() != self->workspace.device())
-      throw error("the current device is " + std::to_string(r.device()) +
-                  " but this device_reducer was made on device " + std::to_string(self->workspace.device()));
-    r.run(in, n, out, self->workspace.data(), self->bytes, stream);
+    const R r;  // reads the current device (cudaGetDevice) and its cached facts: no allocation
+    check_same_device(*self, r.device());
+    call(r, self->prepare(need(r), stream), self->bytes);
   });
+}
+
+template <class Op, class T, class Out>
+void reduce_into(const char* where, device_reducer_impl* self, const T* in, index_t n, Out* out, cudaStream_t stream) {
+  live(self, where);
+  validate_reduce(in, n, out, where);
+  using R = default_reducer<T, Op>;
+  in_workspace<R>(where, self, stream, [&](const R& r) { return r.need(r.plan(n)); },
+                  [&](const R& r, void* ws, std::size_t bytes) { r.run(in, n, out, ws, bytes, stream); });
 }
 
 }  // namespace tally::detail

@@ -1,5 +1,5 @@
 // tally::device_reducer: one workspace, allocated at construction and large enough for every
-// reduction of <tally/tally.hpp>, so that calls never allocate. The calls themselves are stamped
+// call of <tally/tally.hpp>, so that calls never allocate. The calls themselves are stamped
 // with the free functions in the per-type source files. Plain C++: no kernel is instantiated here.
 #include <algorithm>
 #include <cstdint>
@@ -17,9 +17,10 @@ namespace {
 
 constexpr const char* where = "tally::device_reducer";
 
-template <class... Ts>
-std::size_t largest_workspace_bound() {
-  return std::max({detail::workspace_bound<Ts>()...});
+// Every device-wide reduction on the types Ts, and every row reduction and matvec on the types Rs.
+template <class... Ts, class... Rs>
+std::size_t largest_workspace_bound(detail::op_types<Ts...>, detail::op_types<Rs...>) {
+  return std::max({detail::workspace_bound<Ts>()..., detail::rows_workspace_bound<Rs>()...});
 }
 
 }  // namespace
@@ -27,8 +28,9 @@ std::size_t largest_workspace_bound() {
 device_reducer::device_reducer() : impl_(std::make_unique<detail::device_reducer_impl>(where)) {
   detail::naming(where, [this] {
     // Every element type of tally.hpp (each bound covers every operation on that type).
-    impl_->bytes = largest_workspace_bound<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t, float, double,
-                                           __half, __nv_bfloat16>();
+    impl_->bytes = largest_workspace_bound(
+        detail::op_types<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t, float, double, __half, __nv_bfloat16>{},
+        detail::op_types<std::int32_t, std::int64_t, float, double, __half, __nv_bfloat16>{});
   });
   // Zeroed once, and waited for, so a first call on any stream finds its ticket at 0; every call
   // leaves it 0 again.

@@ -12,18 +12,39 @@
 
 namespace tally::detail {
 
-// The workspace behind a device_reducer: allocated once, sized for every reduction of tally.hpp.
+// The workspace behind a device_reducer: allocated once, sized for every call of tally.hpp.
 struct device_reducer_impl {
   device_workspace workspace;
   std::size_t bytes = 0;
   explicit device_reducer_impl(const char* where) : workspace(where) {}
+
+  // The workspace readied for a call that needs `need` (its tickets cleared where an earlier call
+  // may have left partials). Never allocates: bytes bounds every call.
+  void* prepare(workspace_need need, cudaStream_t stream) {
+    if (need.total > bytes)
+      throw error("a call needs " + std::to_string(need.total) + " bytes of workspace, more than the " +
+                  std::to_string(bytes) + " this device_reducer sized for every call (a bug in tally: please report it)");
+    return workspace.prepare(need, stream);
+  }
 };
 
-// Bytes of workspace that the largest default-policy reduction of element type T needs, at any n,
-// on the current device. Defined in default_reductions.cuh and explicitly instantiated in the
-// source file of T, so that this plain C++ declaration is all device_reducer.cpp sees.
+// Throws unless the current device (reducer_device, read by the call) is the workspace's.
+inline void check_same_device(const device_reducer_impl& self, int reducer_device) {
+  if (reducer_device != self.workspace.device())
+    throw error("the current device is " + std::to_string(reducer_device) + " but this device_reducer was made on device " +
+                std::to_string(self.workspace.device()));
+}
+
+// Bytes of workspace that the largest default-policy reduction (rows_workspace_bound: row
+// reduction or matvec) of element type T needs, at any size, on the current device. Defined in
+// default_reductions.cuh (default_rows.cuh) and explicitly instantiated in the source file of T, so
+// that these plain C++ declarations are all device_reducer.cpp sees.
 template <class T>
 std::size_t workspace_bound();
+template <class T>
+std::size_t rows_workspace_bound();
+template <class... Ts>
+struct op_types {};
 
 // Runs f, prefixing the public function's name to any tally::error it throws: the templates name
 // themselves ("tally::sum: tally::reduce: cudaMallocAsync failed: ...").

@@ -1,18 +1,22 @@
-// <tally/tally.hpp>: precompiled device-wide reductions for plain C++ programs.
+// <tally/tally.hpp>: precompiled default-policy algorithms for plain C++ programs.
 //
-// No CUDA syntax: g++ (or any C++11 compiler) includes this header and links libtally.a and the
-// CUDA runtime (both come with the `tally::tally` CMake target). The reductions are the
-// default-policy instantiations of the templates in <tally/reduce.cuh>; use those directly for
-// other types, operators or policies.
+// No CUDA syntax: g++ (or any C++11 compiler) includes this header and links libtally.a (or
+// libtally.so) and the CUDA runtime (the `tally::tally` and `tally::tally_shared` CMake targets
+// bring both). The functions are the default-policy instantiations of the templates
+// (<tally/reduce.cuh>, <tally/reduce_rows.cuh>, <tally/matvec.cuh>, <tally/transpose.cuh>); use
+// those directly for other types, operators or policies. <tally/tally.h> is the same for C.
 //
 //   #include <tally/tally.hpp>
-//   tally::sum(d_in, n, d_out, stream);          // one-off: workspace from the stream-ordered pool
+//   tally::sum(d_in, n, d_out, stream);                 // one-off: workspace from the stream-ordered pool
+//   tally::row_max(d_A, M, N, ld, d_max, stream);       // a result a row of a row-major M x N matrix
+//   tally::matvec(d_A, M, N, ld, d_x, d_y, stream);     // y = A x
+//   tally::transpose(d_A, d_At, M, N, stream);          // out of place, bits copied
 //
-//   tally::device_reducer r;                     // allocates its workspace once, here
-//   r.sum(d_a, n, d_sum, stream);                // later calls allocate nothing
-//   r.arg_max(d_b, m, d_where, stream);
+//   tally::device_reducer r;                            // allocates its workspace once, here
+//   r.sum(d_a, n, d_sum, stream);                       // later calls allocate nothing
+//   r.row_arg_max(d_A, M, N, ld, d_where, stream);
 //
-// Operations and element types
+// Device-wide reductions of in[0, n)
 //   T = int32, int64, uint32, uint64, float, double:
 //     sum     -> T        (accumulated in T, as cub::DeviceReduce::Sum does; integer sums wrap)
 //     min, max -> T
@@ -21,6 +25,16 @@
 //     sum, min, max -> float (sums accumulate in float; min / max are exact)
 //   For n == 0 the result is the identity: 0 for sum, the largest (min) or smallest (max) value of
 //   the type (+-infinity for floating types), and index -1 for arg_min / arg_max.
+// Row reductions of a row-major M x N matrix a with leading dimension ld >= N (element (i, j) at
+// a[i * ld + j]), one result a row in out[0, M)
+//   T = int32, int64, float, double: row_sum, row_min, row_max -> T; row_arg_min, row_arg_max ->
+//     tally::arg<T> {value, column}
+//   T = __half, __nv_bfloat16: row_sum, row_min, row_max -> float
+//   M == 0 does nothing; N == 0 writes the identity to every row (as n == 0 above).
+// matvec: y[i] = sum over j of a[i * ld + j] * x[j], for T = float, double (y of type T) and
+//   __half, __nv_bfloat16 (products and sums in float, y float).
+// transpose: out (cols x rows, row-major) = in (rows x cols, row-major) transposed, for every 2-,
+//   4- and 8-byte element type below (the bits are copied); in and out must not overlap.
 //
 // Every function
 //   - takes device pointers: `in` holds n elements (it may be null when n == 0), `out` one result;
@@ -61,6 +75,19 @@
   TALLY_VALUE_REDUCTIONS_(T, T)   \
   TALLY_REDUCTION_(arg_min, T, arg<T>) \
   TALLY_REDUCTION_(arg_max, T, arg<T>)
+// The same for row reductions (`void op(a, m, n, ld, out, stream = 0)`) and matvec.
+#define TALLY_ROWS_(OP, T, OUT) \
+  void OP(const T* a, index_t m, index_t n, index_t ld, OUT* out, cudaStream_t stream = 0);
+#define TALLY_VALUE_ROWS_(T, OUT) \
+  TALLY_ROWS_(row_sum, T, OUT)    \
+  TALLY_ROWS_(row_min, T, OUT)    \
+  TALLY_ROWS_(row_max, T, OUT)
+#define TALLY_ALL_ROWS_(T)                 \
+  TALLY_VALUE_ROWS_(T, T)                  \
+  TALLY_ROWS_(row_arg_min, T, arg<T>)      \
+  TALLY_ROWS_(row_arg_max, T, arg<T>)
+#define TALLY_MATVEC_(T, Y) \
+  void matvec(const T* a, index_t m, index_t n, index_t ld, const T* x, Y* y, cudaStream_t stream = 0);
 #define TALLY_EVERY_TYPE_                      \
   TALLY_ALL_REDUCTIONS_(std::int32_t)          \
   TALLY_ALL_REDUCTIONS_(std::int64_t)          \
@@ -69,7 +96,19 @@
   TALLY_ALL_REDUCTIONS_(float)                 \
   TALLY_ALL_REDUCTIONS_(double)                \
   TALLY_VALUE_REDUCTIONS_(__half, float)       \
-  TALLY_VALUE_REDUCTIONS_(__nv_bfloat16, float)
+  TALLY_VALUE_REDUCTIONS_(__nv_bfloat16, float) \
+  TALLY_ALL_ROWS_(std::int32_t)                \
+  TALLY_ALL_ROWS_(std::int64_t)                \
+  TALLY_ALL_ROWS_(float)                       \
+  TALLY_ALL_ROWS_(double)                      \
+  TALLY_VALUE_ROWS_(__half, float)             \
+  TALLY_VALUE_ROWS_(__nv_bfloat16, float)      \
+  TALLY_MATVEC_(float, float)                  \
+  TALLY_MATVEC_(double, double)                \
+  TALLY_MATVEC_(__half, float)                 \
+  TALLY_MATVEC_(__nv_bfloat16, float)
+// Transposes need no workspace: free functions only.
+#define TALLY_TRANSPOSE_(T) void transpose(const T* in, T* out, index_t rows, index_t cols, cudaStream_t stream = 0);
 
 namespace tally {
 
@@ -87,11 +126,27 @@ struct device_reducer_impl;  // defined in the library (lib/src): the workspace 
 //   void arg_min(const T* in, index_t n, arg<T>* out, cudaStream_t stream = 0);
 //   void arg_max(const T* in, index_t n, arg<T>* out, cudaStream_t stream = 0);
 //   void sum / min / max(const __half* or const __nv_bfloat16* in, index_t n, float* out, cudaStream_t stream = 0);
+//   void row_sum / row_min / row_max / row_arg_min / row_arg_max(const T* a, index_t m, index_t n, index_t ld,
+//                                                                 Out* out, cudaStream_t stream = 0);
+//   void matvec(const T* a, index_t m, index_t n, index_t ld, const T* x, Y* y, cudaStream_t stream = 0);
 TALLY_EVERY_TYPE_
 
+// Transposes: 2-, 4- and 8-byte elements. No workspace, no allocation.
+TALLY_TRANSPOSE_(std::int16_t)
+TALLY_TRANSPOSE_(std::uint16_t)
+TALLY_TRANSPOSE_(__half)
+TALLY_TRANSPOSE_(__nv_bfloat16)
+TALLY_TRANSPOSE_(std::int32_t)
+TALLY_TRANSPOSE_(std::uint32_t)
+TALLY_TRANSPOSE_(float)
+TALLY_TRANSPOSE_(std::int64_t)
+TALLY_TRANSPOSE_(std::uint64_t)
+TALLY_TRANSPOSE_(double)
+
 // Reductions that never allocate: the object owns one device workspace, allocated in the
-// constructor and sized for the largest workspace any operation above needs at any n, and every
-// member call reuses it. The members have the signatures of the free functions.
+// constructor and sized for the largest workspace any operation above needs at any size (a few
+// hundred KiB at most), and every member call reuses it. The members have the signatures of the
+// free functions (every one but transpose, which needs no workspace).
 //
 // - Bound to a device: the one current when it was constructed. A call made while another device
 //   is current throws tally::error (switch back with cudaSetDevice first).
@@ -124,6 +179,11 @@ class device_reducer {
 
 }  // namespace tally
 
+#undef TALLY_TRANSPOSE_
+#undef TALLY_MATVEC_
+#undef TALLY_ALL_ROWS_
+#undef TALLY_VALUE_ROWS_
+#undef TALLY_ROWS_
 #undef TALLY_EVERY_TYPE_
 #undef TALLY_ALL_REDUCTIONS_
 #undef TALLY_VALUE_REDUCTIONS_

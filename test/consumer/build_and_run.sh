@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds test/consumer against an installed tally (the plain C++ consumer with the C++ compiler
-# alone, and every C++ code block of README.md and docs/), then runs the consumer and every snippet
-# that is a program.
+# alone, the C consumer with the C compiler alone, and every C and C++ code block of README.md and
+# docs/), then runs the consumers and every snippet that is a program.
 #
 #   test/consumer/build_and_run.sh [--build-only] INSTALL_PREFIX
 #
@@ -32,6 +32,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=${CONSUMER_BUILD_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tally-consumer.XXXXXX")}
 
 cmake -S "$here" -B "$build" -DCMAKE_PREFIX_PATH="$(cd "$prefix" && pwd)" -DCMAKE_CXX_COMPILER="${CXX:-g++}" \
+      -DCMAKE_C_COMPILER="${CC:-gcc}" \
       -DCMAKE_CUDA_ARCHITECTURES="${TALLY_CUDA_ARCHITECTURES:-90}" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" --parallel
 
@@ -49,6 +50,8 @@ elif [[ $status -ne 0 ]]; then
 fi
 echo "build_and_run.sh: consumer matched the host reference"
 failed=0
+if "$build/consumer_c"; then echo "build_and_run.sh: consumer_c matched the host reference"
+else echo "build_and_run.sh: consumer_c failed (exit $?)" >&2; failed=1; fi
 while read -r program; do
   [[ -n "$program" ]] || continue
   if "$build/$program"; then echo "build_and_run.sh: snippet $program passed"

@@ -1,5 +1,6 @@
-// Sums a vector on the GPU through <tally/tally.hpp> and checks the answer against the host.
-// Exit status: 0 = both sums match, 1 = a mismatch or an error, 77 = no CUDA device to run on.
+// Through <tally/tally.hpp>, compiled by g++ alone: sums a vector, then reduces the rows of a
+// matrix, multiplies it by a vector and transposes it, and checks every answer against the host.
+// Exit status: 0 = everything matches, 1 = a mismatch or an error, 77 = no CUDA device to run on.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -41,10 +42,46 @@ class device_array {
     check(cudaMemcpy(&v, ptr_, sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
     return v;
   }
+  std::vector<T> read(std::size_t count) const {
+    std::vector<T> v(count);
+    check(cudaMemcpy(v.data(), ptr_, count * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    return v;
+  }
 
  private:
   T* ptr_ = nullptr;
 };
+
+// Row maxima (and where they are), y = A x and A's transpose of a 300 x 1000 matrix of small
+// integers held in doubles, so that every answer is exact.
+bool rows_matvec_transpose() {
+  const tally::index_t m = 300, n = 1000;
+  std::vector<double> a(m * n), x(n);
+  for (tally::index_t i = 0; i < m * n; ++i) a[i] = static_cast<double>((i * 7919) % 2001 - 1000);
+  for (tally::index_t j = 0; j < n; ++j) x[j] = static_cast<double>(j % 5 - 2);
+  const device_array<double> d_a(a), d_x(x), d_y(m), d_t(m * n);
+  const device_array<tally::arg<double>> d_max(m);
+  tally::device_reducer reducer;
+  reducer.row_arg_max(d_a.get(), m, n, n, d_max.get());
+  tally::matvec(d_a.get(), m, n, n, d_x.get(), d_y.get());
+  tally::transpose(d_a.get(), d_t.get(), m, n);
+  const std::vector<tally::arg<double>> got_max = d_max.read(m);
+  const std::vector<double> y = d_y.read(m), t = d_t.read(m * n);
+  bool ok = true;
+  for (tally::index_t i = 0; i < m; ++i) {
+    tally::index_t where = 0;
+    double dot = 0;
+    for (tally::index_t j = 0; j < n; ++j) {
+      if (a[i * n + j] > a[i * n + where]) where = j;
+      dot += a[i * n + j] * x[j];
+      ok &= t[j * m + i] == a[i * n + j];
+    }
+    ok &= got_max[i].index == where && got_max[i].value == a[i * n + where] && y[i] == dot;
+  }
+  std::printf("consumer: row_arg_max, matvec and transpose of a %lld x %lld matrix: %s\n", static_cast<long long>(m),
+              static_cast<long long>(n), ok ? "ok" : "MISMATCH");
+  return ok;
+}
 
 }  // namespace
 
@@ -102,7 +139,7 @@ int main() {
     std::printf("consumer: device_reducer::sum of %lld int64 = %lld (host %lld: %s)\n", static_cast<long long>(n),
                 static_cast<long long>(integer_sum), static_cast<long long>(integer_ref),
                 integer_ok ? "ok" : "MISMATCH");
-    return real_ok && integer_ok ? 0 : 1;
+    return real_ok && integer_ok && rows_matvec_transpose() ? 0 : 1;
   } catch (const std::exception& e) {  // tally::error included: its message names the call and the problem
     std::fprintf(stderr, "consumer: %s\n", e.what());
     return 1;

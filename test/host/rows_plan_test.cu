@@ -176,3 +176,21 @@ TEST_CASE("rows plan: split rows ask for a ticket a row and a partial a split") 
   CHECK(whole.tickets == 0);
   CHECK(whole.workspace_bytes(sizeof(float)) == 0);
 }
+
+TEST_CASE("rows plan: by_shape's workspace bound covers every shape (device_reducer sizes its workspace with it)") {
+  for (const rows_device d : {h200, rows_device{132, 64, 16}, rows_device{4, 48, 1}, rows_device{1, 32, 32}}) {
+    const std::size_t bound = rows::by_shape::workspace_bound(d, 16);
+    std::size_t largest = 0;
+    for (index_t m = 1; m <= 1 << 16; m = m * 3 + 1)
+      for (index_t n : {index_t{1}, index_t{129} * 4, index_t{1000}, index_t{1} << 14, index_t{1} << 22, (index_t{1} << 26) + 5})
+        for (bool aligned : {true, false}) {
+          const rows_plan p = plan_rows<rows::by_shape, float>(m, n, n, aligned, d);
+          const std::size_t need = p.workspace_bytes(16);
+          CAPTURE(m);
+          CAPTURE(n);
+          CHECK(need <= bound);
+          largest = need > largest ? need : largest;
+        }
+    CHECK(largest > 0);  // some shape split its rows
+  }
+}

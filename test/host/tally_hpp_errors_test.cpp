@@ -1,5 +1,5 @@
-// <tally/tally.hpp> from plain C++ (g++, no nvcc): every function checks its arguments before any
-// CUDA call. On a machine without a GPU a CUDA call would fail with a CUDA error code, so getting
+// <tally/tally.hpp> from plain C++ (g++, no nvcc): every function (reductions, row reductions,
+// matvec, transposes) checks its arguments before any CUDA call. On a machine without a GPU a CUDA call would fail with a CUDA error code, so getting
 // the argument error (code cudaSuccess) there shows that the check came first; this runs, and
 // must pass, everywhere, CI included. The pointers are host addresses: nothing may use them.
 #include <doctest/doctest.h>
@@ -60,8 +60,56 @@ void check_every_operation(const Api& api, const char* type) {
   }
 }
 
+// The same for a row function: negative M, ld < N, a null matrix, a null output, a misaligned
+// matrix; the output keeps its bytes.
+template <class T, class Out, class Call>
+void check_rows_rejects_bad_arguments(const std::string& name, Call call) {
+  INFO(name);
+  alignas(16) T a[8] = {};
+  Out out[2];
+  std::memset(static_cast<void*>(out), 0x5A, sizeof out);
+  unsigned char before[sizeof out];
+  std::memcpy(before, out, sizeof out);
+  CHECK(contains(argument_error_of([&] { call(a, -1, 2, 2, out); }), name + ": M = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { call(a, 2, 3, 2, out); }), name + ": ld = 2 is smaller than N = 3"));
+  CHECK(contains(argument_error_of([&] { call(static_cast<const T*>(nullptr), 2, 2, 2, out); }),
+                 name + ": matrix pointer is null"));
+  CHECK(contains(argument_error_of([&] { call(a, 2, 2, 2, static_cast<Out*>(nullptr)); }), name + ": output pointer is null"));
+  const auto* misaligned = reinterpret_cast<const T*>(reinterpret_cast<const char*>(a) + 1);
+  CHECK(contains(argument_error_of([&] { call(misaligned, 2, 2, 2, out); }), name + ": matrix pointer is not aligned"));
+  CHECK(std::memcmp(before, out, sizeof out) == 0);
+}
+
+// Every row operation and matvec tally.hpp offers on T, through Api.
+template <class T, class Api>
+void check_every_row_operation(const Api& api, const char* type) {
+  INFO("element type " << type);
+  using V = std::conditional_t<is_16bit_float<T>, float, T>;
+  const std::string p = api.prefix;
+  check_rows_rejects_bad_arguments<T, V>(p + "row_sum", [&](auto... a) { api.row_sum(a...); });
+  check_rows_rejects_bad_arguments<T, V>(p + "row_min", [&](auto... a) { api.row_min(a...); });
+  check_rows_rejects_bad_arguments<T, V>(p + "row_max", [&](auto... a) { api.row_max(a...); });
+  if constexpr (!is_16bit_float<T>) {
+    check_rows_rejects_bad_arguments<T, tally::arg<T>>(p + "row_arg_min", [&](auto... a) { api.row_arg_min(a...); });
+    check_rows_rejects_bad_arguments<T, tally::arg<T>>(p + "row_arg_max", [&](auto... a) { api.row_arg_max(a...); });
+  }
+  if constexpr (std::is_floating_point_v<T> || is_16bit_float<T>) {
+    alignas(16) T a[8] = {};
+    V y[2] = {};
+    CHECK(contains(argument_error_of([&] { api.matvec(a, 2, 2, 2, static_cast<const T*>(nullptr), y); }),
+                   p + "matvec: vector x pointer is null but N = 2"));
+    CHECK(contains(argument_error_of([&] { api.matvec(a, 2, 3, 2, a, y); }), p + "matvec: ld = 2 is smaller than N = 3"));
+  }
+}
+
 template <class Api>
 void check_every_type(const Api& api) {
+  check_every_row_operation<std::int32_t>(api, "int32");
+  check_every_row_operation<std::int64_t>(api, "int64");
+  check_every_row_operation<float>(api, "float");
+  check_every_row_operation<double>(api, "double");
+  check_every_row_operation<__half>(api, "__half");
+  check_every_row_operation<__nv_bfloat16>(api, "__nv_bfloat16");
   check_every_operation<std::int32_t>(api, "int32");
   check_every_operation<std::int64_t>(api, "int64");
   check_every_operation<std::uint32_t>(api, "uint32");
@@ -79,6 +127,12 @@ struct free_functions {
   template <class... A> void max(A... a) const { tally::max(a...); }
   template <class... A> void arg_min(A... a) const { tally::arg_min(a...); }
   template <class... A> void arg_max(A... a) const { tally::arg_max(a...); }
+  template <class... A> void row_sum(A... a) const { tally::row_sum(a...); }
+  template <class... A> void row_min(A... a) const { tally::row_min(a...); }
+  template <class... A> void row_max(A... a) const { tally::row_max(a...); }
+  template <class... A> void row_arg_min(A... a) const { tally::row_arg_min(a...); }
+  template <class... A> void row_arg_max(A... a) const { tally::row_arg_max(a...); }
+  template <class... A> void matvec(A... a) const { tally::matvec(a...); }
 };
 
 struct reducer_members {
@@ -89,6 +143,12 @@ struct reducer_members {
   template <class... A> void max(A... a) const { r.max(a...); }
   template <class... A> void arg_min(A... a) const { r.arg_min(a...); }
   template <class... A> void arg_max(A... a) const { r.arg_max(a...); }
+  template <class... A> void row_sum(A... a) const { r.row_sum(a...); }
+  template <class... A> void row_min(A... a) const { r.row_min(a...); }
+  template <class... A> void row_max(A... a) const { r.row_max(a...); }
+  template <class... A> void row_arg_min(A... a) const { r.row_arg_min(a...); }
+  template <class... A> void row_arg_max(A... a) const { r.row_arg_max(a...); }
+  template <class... A> void matvec(A... a) const { r.matvec(a...); }
 };
 
 bool have_device() {
@@ -124,4 +184,19 @@ TEST_CASE("tally.hpp: device_reducer reports a missing device with its CUDA erro
   CHECK(contains(argument_error_of([&] { r.sum(static_cast<const float*>(nullptr), 0, &out); }),
                  "tally::device_reducer::sum: this device_reducer has been moved from"));
   CHECK(out == 1.0f);
+}
+
+TEST_CASE("tally.hpp: transposes reject bad arguments before any CUDA call") {
+  alignas(16) float a[8] = {}, b[8] = {};
+  CHECK(contains(argument_error_of([&] { tally::transpose(a, b, -1, 2); }), "tally::transpose: rows = -1, cols = 2: a dimension is negative"));
+  CHECK(contains(argument_error_of([&] { tally::transpose(static_cast<const float*>(nullptr), b, 2, 2); }),
+                 "tally::transpose: input pointer is null"));
+  CHECK(contains(argument_error_of([&] { tally::transpose(a, a, 2, 2); }), "in-place transpose is not supported"));
+  CHECK(contains(argument_error_of([&] { tally::transpose(a, a + 2, 2, 2); }), "input and output overlap"));
+  const auto* misaligned = reinterpret_cast<const double*>(reinterpret_cast<const char*>(a) + 4);
+  double d[4] = {};
+  CHECK(contains(argument_error_of([&] { tally::transpose(misaligned, d, 1, 1); }), "input pointer is not aligned to its element type (8 bytes)"));
+  const auto* h = reinterpret_cast<const __half*>(a);
+  CHECK(argument_error_of([&] { tally::transpose(h, reinterpret_cast<__half*>(b), 0, 5); }) == "");  // nothing to do
+  CHECK(b[0] == 0.0f);
 }

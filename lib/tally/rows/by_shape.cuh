@@ -79,6 +79,14 @@ struct by_shape {
   template <class K>
   static int blocks_per_sm(int device) { return spans::template blocks_per_sm<K>(device); }
 
+  // The most workspace a plan asks for on device d, at any shape: rows are split only while M is
+  // below the resident warps, and into at most C / M spans (tickets for M rows, M x S <= C
+  // partials). tally.hpp's device_reducer sizes its workspace with it, once.
+  static constexpr std::size_t workspace_bound(const rows_device& d, std::size_t state_bytes) {
+    const std::size_t warps = static_cast<std::size_t>(d.sm_count) * static_cast<std::size_t>(d.warps_per_sm);
+    return (warps * sizeof(unsigned) + 15) / 16 * 16 + static_cast<std::size_t>(tally::detail::span_capacity(d)) * state_bytes;
+  }
+
 };
 
 }  // namespace tally::rows

@@ -1,0 +1,192 @@
+// <tally/tally.h>: the C interface over <tally/tally.hpp>. Plain C++ (no kernel here): each function
+// converts its arguments, calls the C++ function and turns any exception into a status and the
+// calling thread's last-error message, prefixed with the C function's name.
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
+#include <type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include <tally/tally.h>
+#include <tally/tally.hpp>
+
+namespace {
+
+thread_local std::string last_error;
+thread_local int last_cuda_error = 0;
+
+// Runs f; returns the status the C caller sees and records what went wrong.
+template <class F>
+tally_status guarded(const char* name, F f) noexcept {
+  try {
+    f();
+    return TALLY_SUCCESS;
+  } catch (const tally::error& e) {
+    last_cuda_error = static_cast<int>(e.code());
+    last_error = std::string(name) + ": " + e.what();
+    return e.code() == cudaSuccess ? TALLY_ERROR_INVALID_ARGUMENT : TALLY_ERROR_CUDA;
+  } catch (const std::bad_alloc&) {
+    last_cuda_error = 0;
+    last_error = std::string(name) + ": out of host memory";
+  } catch (const std::exception& e) {
+    last_cuda_error = 0;
+    last_error = std::string(name) + ": " + e.what();
+  } catch (...) {
+    last_cuda_error = 0;
+    last_error = std::string(name) + ": unknown error";
+  }
+  return TALLY_ERROR_INTERNAL;
+}
+
+cudaStream_t stream_of(void* stream) { return static_cast<cudaStream_t>(stream); }
+
+// The C result types are the C++ ones, field for field.
+template <class C, class Cpp>
+constexpr bool same_layout = sizeof(C) == sizeof(Cpp) && alignof(C) == alignof(Cpp);
+static_assert(same_layout<tally_arg_i32, tally::arg<std::int32_t>> && same_layout<tally_arg_i64, tally::arg<std::int64_t>> &&
+                  same_layout<tally_arg_u32, tally::arg<std::uint32_t>> &&
+                  same_layout<tally_arg_u64, tally::arg<std::uint64_t>> && same_layout<tally_arg_f32, tally::arg<float>> &&
+                  same_layout<tally_arg_f64, tally::arg<double>>,
+              "tally.h: the arg structs must match tally::arg<T>");
+static_assert(offsetof(tally_arg_f32, index) == offsetof(tally::arg<float>, index), "tally.h: arg layout");
+static_assert(sizeof(__half) == sizeof(std::uint16_t) && sizeof(__nv_bfloat16) == sizeof(std::uint16_t),
+              "tally.h: 16-bit floats travel as their bits");
+
+template <class T>
+const T* as(const void* p) {
+  return static_cast<const T*>(p);
+}
+template <class T>
+T* as(void* p) {
+  return static_cast<T*>(p);
+}
+
+}  // namespace
+
+struct tally_reducer {
+  tally::device_reducer r;
+};
+
+namespace {
+// The reducer behind a handle, or an invalid-argument error naming the function.
+tally::device_reducer& reducer_of(tally_reducer* handle, const char* name) {
+  if (handle == nullptr) throw tally::error(std::string(name) + ": the reducer is null");
+  return handle->r;
+}
+}  // namespace
+
+extern "C" {
+
+const char* tally_last_error(void) { return last_error.c_str(); }
+int tally_last_cuda_error(void) { return last_cuda_error; }
+
+const char* tally_status_name(tally_status status) {
+  switch (status) {
+    case TALLY_SUCCESS: return "TALLY_SUCCESS";
+    case TALLY_ERROR_INVALID_ARGUMENT: return "TALLY_ERROR_INVALID_ARGUMENT";
+    case TALLY_ERROR_CUDA: return "TALLY_ERROR_CUDA";
+    case TALLY_ERROR_INTERNAL: return "TALLY_ERROR_INTERNAL";
+  }
+  return "unknown tally_status";
+}
+
+tally_status tally_reducer_create(tally_reducer** reducer) {
+  return guarded("tally_reducer_create", [&] {
+    if (reducer == nullptr) throw tally::error("the place for the reducer is null");
+    *reducer = new tally_reducer{tally::device_reducer()};
+  });
+}
+
+void tally_reducer_destroy(tally_reducer* reducer) { delete reducer; }
+
+// One-off function C_NAME = tally::CPP_NAME on C type CT (C++ type T), results OUTC (OUT), and its
+// reducer twin tally_reducer_<...>.
+#define TALLY_C_REDUCTION(C_NAME, CPP_NAME, CT, T, OUTC, OUT)                                                   \
+  tally_status tally_##C_NAME(const CT* in, int64_t n, OUTC* out, void* stream) {                               \
+    return guarded("tally_" #C_NAME, [&] { tally::CPP_NAME(as<T>(in), n, as<OUT>(out), stream_of(stream)); }); \
+  }                                                                                                             \
+  tally_status tally_reducer_##C_NAME(tally_reducer* r, const CT* in, int64_t n, OUTC* out, void* stream) {     \
+    return guarded("tally_reducer_" #C_NAME, [&] {                                                              \
+      reducer_of(r, "tally_reducer_" #C_NAME).CPP_NAME(as<T>(in), n, as<OUT>(out), stream_of(stream));         \
+    });                                                                                                         \
+  }
+#define TALLY_C_ROWS(C_NAME, CPP_NAME, CT, T, OUTC, OUT)                                                           \
+  tally_status tally_##C_NAME(const CT* a, int64_t m, int64_t n, int64_t ld, OUTC* out, void* stream) {           \
+    return guarded("tally_" #C_NAME, [&] { tally::CPP_NAME(as<T>(a), m, n, ld, as<OUT>(out), stream_of(stream)); }); \
+  }                                                                                                                \
+  tally_status tally_reducer_##C_NAME(tally_reducer* r, const CT* a, int64_t m, int64_t n, int64_t ld, OUTC* out,  \
+                                      void* stream) {                                                              \
+    return guarded("tally_reducer_" #C_NAME, [&] {                                                                 \
+      reducer_of(r, "tally_reducer_" #C_NAME).CPP_NAME(as<T>(a), m, n, ld, as<OUT>(out), stream_of(stream));       \
+    });                                                                                                            \
+  }
+#define TALLY_C_MATVEC(SUFFIX, CT, T, YC, Y)                                                                               \
+  tally_status tally_matvec_##SUFFIX(const CT* a, int64_t m, int64_t n, int64_t ld, const CT* x, YC* y, void* stream) {   \
+    return guarded("tally_matvec_" #SUFFIX,                                                                                \
+                   [&] { tally::matvec(as<T>(a), m, n, ld, as<T>(x), as<Y>(y), stream_of(stream)); });                     \
+  }                                                                                                                        \
+  tally_status tally_reducer_matvec_##SUFFIX(tally_reducer* r, const CT* a, int64_t m, int64_t n, int64_t ld, const CT* x, \
+                                             YC* y, void* stream) {                                                        \
+    return guarded("tally_reducer_matvec_" #SUFFIX, [&] {                                                                  \
+      reducer_of(r, "tally_reducer_matvec_" #SUFFIX).matvec(as<T>(a), m, n, ld, as<T>(x), as<Y>(y), stream_of(stream));    \
+    });                                                                                                                    \
+  }
+
+// Every device-wide reduction on suffix S (C type CT, C++ type T).
+#define TALLY_C_ALL_REDUCTIONS(S, CT, T)                                     \
+  TALLY_C_REDUCTION(sum_##S, sum, CT, T, CT, T)                              \
+  TALLY_C_REDUCTION(min_##S, min, CT, T, CT, T)                              \
+  TALLY_C_REDUCTION(max_##S, max, CT, T, CT, T)                              \
+  TALLY_C_REDUCTION(arg_min_##S, arg_min, CT, T, tally_arg_##S, tally::arg<T>) \
+  TALLY_C_REDUCTION(arg_max_##S, arg_max, CT, T, tally_arg_##S, tally::arg<T>)
+#define TALLY_C_FLOAT16_REDUCTIONS(S, T)                          \
+  TALLY_C_REDUCTION(sum_##S, sum, uint16_t, T, float, float)      \
+  TALLY_C_REDUCTION(min_##S, min, uint16_t, T, float, float)      \
+  TALLY_C_REDUCTION(max_##S, max, uint16_t, T, float, float)
+#define TALLY_C_ALL_ROWS(S, CT, T)                                                  \
+  TALLY_C_ROWS(row_sum_##S, row_sum, CT, T, CT, T)                                  \
+  TALLY_C_ROWS(row_min_##S, row_min, CT, T, CT, T)                                  \
+  TALLY_C_ROWS(row_max_##S, row_max, CT, T, CT, T)                                  \
+  TALLY_C_ROWS(row_arg_min_##S, row_arg_min, CT, T, tally_arg_##S, tally::arg<T>)   \
+  TALLY_C_ROWS(row_arg_max_##S, row_arg_max, CT, T, tally_arg_##S, tally::arg<T>)
+#define TALLY_C_FLOAT16_ROWS(S, T)                                \
+  TALLY_C_ROWS(row_sum_##S, row_sum, uint16_t, T, float, float)   \
+  TALLY_C_ROWS(row_min_##S, row_min, uint16_t, T, float, float)   \
+  TALLY_C_ROWS(row_max_##S, row_max, uint16_t, T, float, float)
+
+TALLY_C_ALL_REDUCTIONS(i32, int32_t, std::int32_t)
+TALLY_C_ALL_REDUCTIONS(i64, int64_t, std::int64_t)
+TALLY_C_ALL_REDUCTIONS(u32, uint32_t, std::uint32_t)
+TALLY_C_ALL_REDUCTIONS(u64, uint64_t, std::uint64_t)
+TALLY_C_ALL_REDUCTIONS(f32, float, float)
+TALLY_C_ALL_REDUCTIONS(f64, double, double)
+TALLY_C_FLOAT16_REDUCTIONS(f16, __half)
+TALLY_C_FLOAT16_REDUCTIONS(bf16, __nv_bfloat16)
+
+TALLY_C_ALL_ROWS(i32, int32_t, std::int32_t)
+TALLY_C_ALL_ROWS(i64, int64_t, std::int64_t)
+TALLY_C_ALL_ROWS(f32, float, float)
+TALLY_C_ALL_ROWS(f64, double, double)
+TALLY_C_FLOAT16_ROWS(f16, __half)
+TALLY_C_FLOAT16_ROWS(bf16, __nv_bfloat16)
+
+TALLY_C_MATVEC(f32, float, float, float, float)
+TALLY_C_MATVEC(f64, double, double, double, double)
+TALLY_C_MATVEC(f16, uint16_t, __half, float, float)
+TALLY_C_MATVEC(bf16, uint16_t, __nv_bfloat16, float, float)
+
+// Transposes by element size: moved as unsigned words of that size.
+#define TALLY_C_TRANSPOSE(BITS)                                                                              \
+  tally_status tally_transpose_##BITS(const void* in, void* out, int64_t rows, int64_t cols, void* stream) { \
+    return guarded("tally_transpose_" #BITS, [&] {                                                           \
+      tally::transpose(as<std::uint##BITS##_t>(in), as<std::uint##BITS##_t>(out), rows, cols, stream_of(stream)); \
+    });                                                                                                      \
+  }
+TALLY_C_TRANSPOSE(16)
+TALLY_C_TRANSPOSE(32)
+TALLY_C_TRANSPOSE(64)
+
+}  // extern "C"

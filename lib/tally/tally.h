@@ -1,0 +1,212 @@
+/* <tally/tally.h>: tally's precompiled default-policy algorithms for C, and for any language that
+ * loads libtally.so (Python's ctypes, Julia's ccall, Rust's FFI, ...). C99; no CUDA header needed.
+ *
+ * The functions are <tally/tally.hpp>'s, one per element type, named by a suffix:
+ *   i32 int32_t, i64 int64_t, u32 uint32_t, u64 uint64_t, f32 float, f64 double,
+ *   f16 and bf16: IEEE half and bfloat16 elements, passed as their 16 bits (uint16_t); results float.
+ * Every function
+ *   - takes device pointers and a stream as void* (a cudaStream_t; NULL is the default stream);
+ *   - is asynchronous: the result is valid once the stream reaches it;
+ *   - returns a tally_status, and on failure keeps, for the calling thread, a message naming the
+ *     function and the problem (tally_last_error) and the CUDA error behind it if any
+ *     (tally_last_cuda_error). A bad argument is found before anything is queued: the output is
+ *     untouched. No exception crosses this interface.
+ *   - is deterministic (same device, input and shape: the same bits).
+ * Semantics, per family (tally.hpp says more):
+ *   tally_sum / min / max / arg_min / arg_max_<t>(in, n, out, stream): one result for in[0, n);
+ *     arg_* write {value, index}, the lowest index among equal extremes; n == 0 writes the identity
+ *     (0, the type's largest or smallest value or +-infinity, index -1).
+ *   tally_row_sum / row_min / row_max / row_arg_min / row_arg_max_<t>(a, m, n, ld, out, stream): one
+ *     result a row of the row-major m x n matrix a, leading dimension ld >= n (element (i, j) at
+ *     a[i * ld + j]); row_arg_* write {value, column}.
+ *   tally_matvec_<t>(a, m, n, ld, x, y, stream): y = a x (f16, bf16: products and sums in float).
+ *   tally_transpose_<bits>(in, out, rows, cols, stream): out (cols x rows) = in (rows x cols)
+ *     transposed, for 16-, 32- and 64-bit elements (the bits are copied); in and out must not overlap.
+ *   tally_reducer_*: the same as the one-off functions, through a reducer that allocates its device
+ *     workspace once, in tally_reducer_create: its calls allocate nothing (graph-capturable). One
+ *     reducer's calls must not overlap on the device (one stream, or one reducer per stream). */
+#ifndef TALLY_TALLY_H
+#define TALLY_TALLY_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tally_status {
+  TALLY_SUCCESS = 0,
+  TALLY_ERROR_INVALID_ARGUMENT = 1, /* a bad argument: nothing was queued, the output is untouched */
+  TALLY_ERROR_CUDA = 2,             /* a CUDA call failed: tally_last_cuda_error() gives its cudaError_t */
+  TALLY_ERROR_INTERNAL = 3          /* anything else (no host memory, ...) */
+} tally_status;
+
+/* The message of the calling thread's last failed call ("" if none), valid until its next call. */
+const char* tally_last_error(void);
+/* The cudaError_t behind the calling thread's last failed call, 0 if none. */
+int tally_last_cuda_error(void);
+/* A constant name for a status ("TALLY_SUCCESS", ...). */
+const char* tally_status_name(tally_status status);
+
+/* arg_min / arg_max results: the extreme value and its index (column for row_arg_*). */
+typedef struct tally_arg_i32 { int32_t value; int64_t index; } tally_arg_i32;
+typedef struct tally_arg_i64 { int64_t value; int64_t index; } tally_arg_i64;
+typedef struct tally_arg_u32 { uint32_t value; int64_t index; } tally_arg_u32;
+typedef struct tally_arg_u64 { uint64_t value; int64_t index; } tally_arg_u64;
+typedef struct tally_arg_f32 { float value; int64_t index; } tally_arg_f32;
+typedef struct tally_arg_f64 { double value; int64_t index; } tally_arg_f64;
+
+/* An owner of device workspace (opaque): bound to the device current at creation. */
+typedef struct tally_reducer tally_reducer;
+tally_status tally_reducer_create(tally_reducer** reducer);
+/* Frees the reducer (NULL: nothing); waits for its queued work to finish. */
+void tally_reducer_destroy(tally_reducer* reducer);
+
+/* Transposes: no workspace. */
+tally_status tally_transpose_16(const void* in, void* out, int64_t rows, int64_t cols, void* stream);
+tally_status tally_transpose_32(const void* in, void* out, int64_t rows, int64_t cols, void* stream);
+tally_status tally_transpose_64(const void* in, void* out, int64_t rows, int64_t cols, void* stream);
+
+/* One-off device-wide reductions. */
+tally_status tally_sum_i32(const int32_t* in, int64_t n, int32_t* out, void* stream);
+tally_status tally_min_i32(const int32_t* in, int64_t n, int32_t* out, void* stream);
+tally_status tally_max_i32(const int32_t* in, int64_t n, int32_t* out, void* stream);
+tally_status tally_arg_min_i32(const int32_t* in, int64_t n, tally_arg_i32* out, void* stream);
+tally_status tally_arg_max_i32(const int32_t* in, int64_t n, tally_arg_i32* out, void* stream);
+tally_status tally_sum_i64(const int64_t* in, int64_t n, int64_t* out, void* stream);
+tally_status tally_min_i64(const int64_t* in, int64_t n, int64_t* out, void* stream);
+tally_status tally_max_i64(const int64_t* in, int64_t n, int64_t* out, void* stream);
+tally_status tally_arg_min_i64(const int64_t* in, int64_t n, tally_arg_i64* out, void* stream);
+tally_status tally_arg_max_i64(const int64_t* in, int64_t n, tally_arg_i64* out, void* stream);
+tally_status tally_sum_u32(const uint32_t* in, int64_t n, uint32_t* out, void* stream);
+tally_status tally_min_u32(const uint32_t* in, int64_t n, uint32_t* out, void* stream);
+tally_status tally_max_u32(const uint32_t* in, int64_t n, uint32_t* out, void* stream);
+tally_status tally_arg_min_u32(const uint32_t* in, int64_t n, tally_arg_u32* out, void* stream);
+tally_status tally_arg_max_u32(const uint32_t* in, int64_t n, tally_arg_u32* out, void* stream);
+tally_status tally_sum_u64(const uint64_t* in, int64_t n, uint64_t* out, void* stream);
+tally_status tally_min_u64(const uint64_t* in, int64_t n, uint64_t* out, void* stream);
+tally_status tally_max_u64(const uint64_t* in, int64_t n, uint64_t* out, void* stream);
+tally_status tally_arg_min_u64(const uint64_t* in, int64_t n, tally_arg_u64* out, void* stream);
+tally_status tally_arg_max_u64(const uint64_t* in, int64_t n, tally_arg_u64* out, void* stream);
+tally_status tally_sum_f32(const float* in, int64_t n, float* out, void* stream);
+tally_status tally_min_f32(const float* in, int64_t n, float* out, void* stream);
+tally_status tally_max_f32(const float* in, int64_t n, float* out, void* stream);
+tally_status tally_arg_min_f32(const float* in, int64_t n, tally_arg_f32* out, void* stream);
+tally_status tally_arg_max_f32(const float* in, int64_t n, tally_arg_f32* out, void* stream);
+tally_status tally_sum_f64(const double* in, int64_t n, double* out, void* stream);
+tally_status tally_min_f64(const double* in, int64_t n, double* out, void* stream);
+tally_status tally_max_f64(const double* in, int64_t n, double* out, void* stream);
+tally_status tally_arg_min_f64(const double* in, int64_t n, tally_arg_f64* out, void* stream);
+tally_status tally_arg_max_f64(const double* in, int64_t n, tally_arg_f64* out, void* stream);
+tally_status tally_sum_f16(const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_min_f16(const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_max_f16(const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_sum_bf16(const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_min_bf16(const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_max_bf16(const uint16_t* in, int64_t n, float* out, void* stream);
+
+/* One-off row reductions and matvec. */
+tally_status tally_row_sum_i32(const int32_t* a, int64_t m, int64_t n, int64_t ld, int32_t* out, void* stream);
+tally_status tally_row_min_i32(const int32_t* a, int64_t m, int64_t n, int64_t ld, int32_t* out, void* stream);
+tally_status tally_row_max_i32(const int32_t* a, int64_t m, int64_t n, int64_t ld, int32_t* out, void* stream);
+tally_status tally_row_arg_min_i32(const int32_t* a, int64_t m, int64_t n, int64_t ld, tally_arg_i32* out, void* stream);
+tally_status tally_row_arg_max_i32(const int32_t* a, int64_t m, int64_t n, int64_t ld, tally_arg_i32* out, void* stream);
+tally_status tally_row_sum_i64(const int64_t* a, int64_t m, int64_t n, int64_t ld, int64_t* out, void* stream);
+tally_status tally_row_min_i64(const int64_t* a, int64_t m, int64_t n, int64_t ld, int64_t* out, void* stream);
+tally_status tally_row_max_i64(const int64_t* a, int64_t m, int64_t n, int64_t ld, int64_t* out, void* stream);
+tally_status tally_row_arg_min_i64(const int64_t* a, int64_t m, int64_t n, int64_t ld, tally_arg_i64* out, void* stream);
+tally_status tally_row_arg_max_i64(const int64_t* a, int64_t m, int64_t n, int64_t ld, tally_arg_i64* out, void* stream);
+tally_status tally_row_sum_f32(const float* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_row_min_f32(const float* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_row_max_f32(const float* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_row_arg_min_f32(const float* a, int64_t m, int64_t n, int64_t ld, tally_arg_f32* out, void* stream);
+tally_status tally_row_arg_max_f32(const float* a, int64_t m, int64_t n, int64_t ld, tally_arg_f32* out, void* stream);
+tally_status tally_row_sum_f64(const double* a, int64_t m, int64_t n, int64_t ld, double* out, void* stream);
+tally_status tally_row_min_f64(const double* a, int64_t m, int64_t n, int64_t ld, double* out, void* stream);
+tally_status tally_row_max_f64(const double* a, int64_t m, int64_t n, int64_t ld, double* out, void* stream);
+tally_status tally_row_arg_min_f64(const double* a, int64_t m, int64_t n, int64_t ld, tally_arg_f64* out, void* stream);
+tally_status tally_row_arg_max_f64(const double* a, int64_t m, int64_t n, int64_t ld, tally_arg_f64* out, void* stream);
+tally_status tally_row_sum_f16(const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_row_min_f16(const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_row_max_f16(const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_row_sum_bf16(const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_row_min_bf16(const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_row_max_bf16(const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_matvec_f32(const float* a, int64_t m, int64_t n, int64_t ld, const float* x, float* y, void* stream);
+tally_status tally_matvec_f64(const double* a, int64_t m, int64_t n, int64_t ld, const double* x, double* y, void* stream);
+tally_status tally_matvec_f16(const uint16_t* a, int64_t m, int64_t n, int64_t ld, const uint16_t* x, float* y, void* stream);
+tally_status tally_matvec_bf16(const uint16_t* a, int64_t m, int64_t n, int64_t ld, const uint16_t* x, float* y, void* stream);
+
+/* The same through a reducer: no allocation per call. */
+tally_status tally_reducer_sum_i32(tally_reducer* reducer, const int32_t* in, int64_t n, int32_t* out, void* stream);
+tally_status tally_reducer_min_i32(tally_reducer* reducer, const int32_t* in, int64_t n, int32_t* out, void* stream);
+tally_status tally_reducer_max_i32(tally_reducer* reducer, const int32_t* in, int64_t n, int32_t* out, void* stream);
+tally_status tally_reducer_arg_min_i32(tally_reducer* reducer, const int32_t* in, int64_t n, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_arg_max_i32(tally_reducer* reducer, const int32_t* in, int64_t n, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_sum_i64(tally_reducer* reducer, const int64_t* in, int64_t n, int64_t* out, void* stream);
+tally_status tally_reducer_min_i64(tally_reducer* reducer, const int64_t* in, int64_t n, int64_t* out, void* stream);
+tally_status tally_reducer_max_i64(tally_reducer* reducer, const int64_t* in, int64_t n, int64_t* out, void* stream);
+tally_status tally_reducer_arg_min_i64(tally_reducer* reducer, const int64_t* in, int64_t n, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_arg_max_i64(tally_reducer* reducer, const int64_t* in, int64_t n, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_sum_u32(tally_reducer* reducer, const uint32_t* in, int64_t n, uint32_t* out, void* stream);
+tally_status tally_reducer_min_u32(tally_reducer* reducer, const uint32_t* in, int64_t n, uint32_t* out, void* stream);
+tally_status tally_reducer_max_u32(tally_reducer* reducer, const uint32_t* in, int64_t n, uint32_t* out, void* stream);
+tally_status tally_reducer_arg_min_u32(tally_reducer* reducer, const uint32_t* in, int64_t n, tally_arg_u32* out, void* stream);
+tally_status tally_reducer_arg_max_u32(tally_reducer* reducer, const uint32_t* in, int64_t n, tally_arg_u32* out, void* stream);
+tally_status tally_reducer_sum_u64(tally_reducer* reducer, const uint64_t* in, int64_t n, uint64_t* out, void* stream);
+tally_status tally_reducer_min_u64(tally_reducer* reducer, const uint64_t* in, int64_t n, uint64_t* out, void* stream);
+tally_status tally_reducer_max_u64(tally_reducer* reducer, const uint64_t* in, int64_t n, uint64_t* out, void* stream);
+tally_status tally_reducer_arg_min_u64(tally_reducer* reducer, const uint64_t* in, int64_t n, tally_arg_u64* out, void* stream);
+tally_status tally_reducer_arg_max_u64(tally_reducer* reducer, const uint64_t* in, int64_t n, tally_arg_u64* out, void* stream);
+tally_status tally_reducer_sum_f32(tally_reducer* reducer, const float* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_min_f32(tally_reducer* reducer, const float* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_max_f32(tally_reducer* reducer, const float* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_arg_min_f32(tally_reducer* reducer, const float* in, int64_t n, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_arg_max_f32(tally_reducer* reducer, const float* in, int64_t n, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_sum_f64(tally_reducer* reducer, const double* in, int64_t n, double* out, void* stream);
+tally_status tally_reducer_min_f64(tally_reducer* reducer, const double* in, int64_t n, double* out, void* stream);
+tally_status tally_reducer_max_f64(tally_reducer* reducer, const double* in, int64_t n, double* out, void* stream);
+tally_status tally_reducer_arg_min_f64(tally_reducer* reducer, const double* in, int64_t n, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_arg_max_f64(tally_reducer* reducer, const double* in, int64_t n, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_sum_f16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_min_f16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_max_f16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_sum_bf16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_min_bf16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_max_bf16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_row_sum_i32(tally_reducer* reducer, const int32_t* a, int64_t m, int64_t n, int64_t ld, int32_t* out, void* stream);
+tally_status tally_reducer_row_min_i32(tally_reducer* reducer, const int32_t* a, int64_t m, int64_t n, int64_t ld, int32_t* out, void* stream);
+tally_status tally_reducer_row_max_i32(tally_reducer* reducer, const int32_t* a, int64_t m, int64_t n, int64_t ld, int32_t* out, void* stream);
+tally_status tally_reducer_row_arg_min_i32(tally_reducer* reducer, const int32_t* a, int64_t m, int64_t n, int64_t ld, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_row_arg_max_i32(tally_reducer* reducer, const int32_t* a, int64_t m, int64_t n, int64_t ld, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_row_sum_i64(tally_reducer* reducer, const int64_t* a, int64_t m, int64_t n, int64_t ld, int64_t* out, void* stream);
+tally_status tally_reducer_row_min_i64(tally_reducer* reducer, const int64_t* a, int64_t m, int64_t n, int64_t ld, int64_t* out, void* stream);
+tally_status tally_reducer_row_max_i64(tally_reducer* reducer, const int64_t* a, int64_t m, int64_t n, int64_t ld, int64_t* out, void* stream);
+tally_status tally_reducer_row_arg_min_i64(tally_reducer* reducer, const int64_t* a, int64_t m, int64_t n, int64_t ld, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_row_arg_max_i64(tally_reducer* reducer, const int64_t* a, int64_t m, int64_t n, int64_t ld, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_row_sum_f32(tally_reducer* reducer, const float* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_row_min_f32(tally_reducer* reducer, const float* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_row_max_f32(tally_reducer* reducer, const float* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_row_arg_min_f32(tally_reducer* reducer, const float* a, int64_t m, int64_t n, int64_t ld, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_row_arg_max_f32(tally_reducer* reducer, const float* a, int64_t m, int64_t n, int64_t ld, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_row_sum_f64(tally_reducer* reducer, const double* a, int64_t m, int64_t n, int64_t ld, double* out, void* stream);
+tally_status tally_reducer_row_min_f64(tally_reducer* reducer, const double* a, int64_t m, int64_t n, int64_t ld, double* out, void* stream);
+tally_status tally_reducer_row_max_f64(tally_reducer* reducer, const double* a, int64_t m, int64_t n, int64_t ld, double* out, void* stream);
+tally_status tally_reducer_row_arg_min_f64(tally_reducer* reducer, const double* a, int64_t m, int64_t n, int64_t ld, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_row_arg_max_f64(tally_reducer* reducer, const double* a, int64_t m, int64_t n, int64_t ld, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_row_sum_f16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_row_min_f16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_row_max_f16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_row_sum_bf16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_row_min_bf16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_row_max_bf16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, float* out, void* stream);
+tally_status tally_reducer_matvec_f32(tally_reducer* reducer, const float* a, int64_t m, int64_t n, int64_t ld, const float* x, float* y, void* stream);
+tally_status tally_reducer_matvec_f64(tally_reducer* reducer, const double* a, int64_t m, int64_t n, int64_t ld, const double* x, double* y, void* stream);
+tally_status tally_reducer_matvec_f16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, const uint16_t* x, float* y, void* stream);
+tally_status tally_reducer_matvec_bf16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, const uint16_t* x, float* y, void* stream);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TALLY_TALLY_H */

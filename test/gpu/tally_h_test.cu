@@ -1,0 +1,167 @@
+// <tally/tally.h>: every C function against its <tally/tally.hpp> counterpart (which
+// tally_hpp_test.cu and tally_hpp_rows_test.cu check against the host, CUB and the templates), on
+// the same input: bit-identical, one-off and through one tally_reducer. (The host test
+// tally_h_errors_test.cpp checks the statuses and messages of failures.)
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <tally/tally.h>
+#include <tally/tally.hpp>
+
+#include "support/check.cuh"
+
+using namespace tally;
+using namespace tally::test;
+
+namespace {
+
+template <class V>
+std::vector<unsigned char> bytes_of(const device_buffer<V>& b) {
+  std::vector<unsigned char> out(b.size() * sizeof(V));
+  TALLY_TEST_CHECK_CUDA(cudaMemcpy(out.data(), b.get(), out.size(), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+// One device-wide reduction: C one-off, C through the reducer, C++ one-off, into three outputs.
+template <class T, class Out, class C, class CR, class Cpp>
+void check_reduction(const char* name, tally_reducer* r, C c_fn, CR c_reducer_fn, Cpp cpp_fn) {
+  for (const index_t n : {index_t{0}, index_t{1}, index_t{1000}, capped((index_t{1} << 20) + 7)}) {
+    INFO(name << ", n = " << n);
+    const dataset<T> d(n, next_seed());
+    device_buffer<Out> c(1), via_reducer(1), cpp(1);
+    c.poison();
+    via_reducer.poison();
+    using CIn = std::conditional_t<detail::is_16bit_float<T>, std::uint16_t, T>;
+    const auto* in = reinterpret_cast<const CIn*>(d.data());
+    REQUIRE(c_fn(in, n, c.get(), nullptr) == TALLY_SUCCESS);
+    REQUIRE(c_reducer_fn(r, in, n, via_reducer.get(), nullptr) == TALLY_SUCCESS);
+    cpp_fn(d.data(), n, cpp.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(bytes_of(c) == bytes_of(cpp));
+    CHECK(bytes_of(via_reducer) == bytes_of(cpp));
+  }
+}
+
+// One row function (or matvec, with x): the same three ways, on a split shape and a short-row one.
+template <class T, class Out, class Call>
+void check_rows(const char* name, Call call) {
+  for (const index_t m : {index_t{3}, index_t{1000}}) {
+    const index_t n = m == 3 ? 65539 : 33;
+    if (m * n > max_test_size()) continue;
+    INFO(name << ", M = " << m << ", N = " << n);
+    const dataset<T> a(m * n, next_seed()), x(n, next_seed());
+    device_buffer<Out> c(static_cast<std::size_t>(m)), via_reducer(static_cast<std::size_t>(m)), cpp(static_cast<std::size_t>(m));
+    c.poison();
+    via_reducer.poison();
+    call(a.data(), m, n, x.data(), c.get(), via_reducer.get(), cpp.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(bytes_of(c) == bytes_of(cpp));
+    CHECK(bytes_of(via_reducer) == bytes_of(cpp));
+  }
+}
+
+template <class T>
+using c_in = std::conditional_t<detail::is_16bit_float<T>, std::uint16_t, T>;
+template <class T>
+const c_in<T>* c_ptr(const T* p) {
+  return reinterpret_cast<const c_in<T>*>(p);
+}
+template <class Out, class C>
+C* c_out(Out* p) {
+  return reinterpret_cast<C*>(p);
+}
+
+}  // namespace
+
+// The device-wide reductions: C one-off, C reducer, C++ one-off. COUT: the C output type.
+#define C_REDUCTION(T, OUT, COUT, OP, S)                                                                             \
+  check_reduction<T, OUT>(                                                                                             \
+      "tally_" #OP "_" #S, r,                                                                                          \
+      [](auto in, index_t n, OUT* out, void* s) { return tally_##OP##_##S(in, n, c_out<OUT, COUT>(out), s); },        \
+      [](tally_reducer* h, auto in, index_t n, OUT* out, void* s) {                                                   \
+        return tally_reducer_##OP##_##S(h, in, n, c_out<OUT, COUT>(out), s);                                           \
+      },                                                                                                               \
+      [](const T* in, index_t n, OUT* out) { tally::OP(in, n, out); })
+#define C_ALL_REDUCTIONS(T, S)                                 \
+  C_REDUCTION(T, T, T, sum, S);                                \
+  C_REDUCTION(T, T, T, min, S);                                \
+  C_REDUCTION(T, T, T, max, S);                                \
+  C_REDUCTION(T, arg<T>, tally_arg_##S, arg_min, S);           \
+  C_REDUCTION(T, arg<T>, tally_arg_##S, arg_max, S)
+#define C_FLOAT16_REDUCTIONS(T, S) \
+  C_REDUCTION(T, float, float, sum, S); \
+  C_REDUCTION(T, float, float, min, S); \
+  C_REDUCTION(T, float, float, max, S)
+
+TEST_CASE("tally.h: every device-wide reduction equals tally.hpp's, one-off and through a tally_reducer") {
+  tally_reducer* r = nullptr;
+  REQUIRE_MESSAGE(tally_reducer_create(&r) == TALLY_SUCCESS, tally_last_error());
+  C_ALL_REDUCTIONS(std::int32_t, i32);
+  C_ALL_REDUCTIONS(std::int64_t, i64);
+  C_ALL_REDUCTIONS(std::uint32_t, u32);
+  C_ALL_REDUCTIONS(std::uint64_t, u64);
+  C_ALL_REDUCTIONS(float, f32);
+  C_ALL_REDUCTIONS(double, f64);
+  C_FLOAT16_REDUCTIONS(__half, f16);
+  C_FLOAT16_REDUCTIONS(__nv_bfloat16, bf16);
+  tally_reducer_destroy(r);
+}
+
+// Row functions: C one-off, C reducer, C++ one-off.
+#define C_ROW(T, OUT, COUT, OP, S)                                                                         \
+  check_rows<T, OUT>("tally_" #OP "_" #S, [&](const T* a, index_t m, index_t n, const T*, OUT* c, OUT* via, OUT* cpp) { \
+    REQUIRE(tally_##OP##_##S(c_ptr(a), m, n, n, c_out<OUT, COUT>(c), nullptr) == TALLY_SUCCESS);              \
+    REQUIRE(tally_reducer_##OP##_##S(r, c_ptr(a), m, n, n, c_out<OUT, COUT>(via), nullptr) == TALLY_SUCCESS); \
+    tally::OP(a, m, n, n, cpp);                                                                              \
+  })
+#define C_ALL_ROWS(T, S)                              \
+  C_ROW(T, T, T, row_sum, S);                         \
+  C_ROW(T, T, T, row_min, S);                         \
+  C_ROW(T, T, T, row_max, S);                         \
+  C_ROW(T, arg<T>, tally_arg_##S, row_arg_min, S);    \
+  C_ROW(T, arg<T>, tally_arg_##S, row_arg_max, S)
+#define C_FLOAT16_ROWS(T, S)          \
+  C_ROW(T, float, float, row_sum, S); \
+  C_ROW(T, float, float, row_min, S); \
+  C_ROW(T, float, float, row_max, S)
+#define C_MATVEC(T, Y, S)                                                                                     \
+  check_rows<T, Y>("tally_matvec_" #S, [&](const T* a, index_t m, index_t n, const T* x, Y* c, Y* via, Y* cpp) { \
+    REQUIRE(tally_matvec_##S(c_ptr(a), m, n, n, c_ptr(x), c, nullptr) == TALLY_SUCCESS);                       \
+    REQUIRE(tally_reducer_matvec_##S(r, c_ptr(a), m, n, n, c_ptr(x), via, nullptr) == TALLY_SUCCESS);          \
+    tally::matvec(a, m, n, n, x, cpp);                                                                          \
+  })
+
+TEST_CASE("tally.h: every row function and matvec equals tally.hpp's, one-off and through a tally_reducer") {
+  tally_reducer* r = nullptr;
+  REQUIRE_MESSAGE(tally_reducer_create(&r) == TALLY_SUCCESS, tally_last_error());
+  C_ALL_ROWS(std::int32_t, i32);
+  C_ALL_ROWS(std::int64_t, i64);
+  C_ALL_ROWS(float, f32);
+  C_ALL_ROWS(double, f64);
+  C_FLOAT16_ROWS(__half, f16);
+  C_FLOAT16_ROWS(__nv_bfloat16, bf16);
+  C_MATVEC(float, float, f32);
+  C_MATVEC(double, double, f64);
+  C_MATVEC(__half, float, f16);
+  C_MATVEC(__nv_bfloat16, float, bf16);
+  tally_reducer_destroy(r);
+}
+
+TEST_CASE("tally.h: transposes of 16-, 32- and 64-bit elements equal tally.hpp's") {
+  const auto check = [](auto tag, auto c_fn) {
+    using T = typename decltype(tag)::type;
+    const index_t rows = 513, cols = 1027;
+    if (rows * cols > max_test_size()) return;
+    const dataset<T> in(rows * cols, next_seed());
+    device_buffer<T> c(static_cast<std::size_t>(rows * cols)), cpp(static_cast<std::size_t>(rows * cols));
+    c.poison();
+    REQUIRE(c_fn(in.data(), c.get(), rows, cols, nullptr) == TALLY_SUCCESS);
+    tally::transpose(in.data(), cpp.get(), rows, cols);
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(bytes_of(c) == bytes_of(cpp));
+  };
+  check(type_tag<std::uint16_t>{}, tally_transpose_16);
+  check(type_tag<float>{}, tally_transpose_32);
+  check(type_tag<std::int64_t>{}, tally_transpose_64);
+}

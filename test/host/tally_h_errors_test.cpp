@@ -1,0 +1,81 @@
+// <tally/tally.h> from plain C++ (no nvcc), no GPU needed: bad arguments give
+// TALLY_ERROR_INVALID_ARGUMENT and a message naming the C function and the problem, before any
+// CUDA call; no exception crosses the interface; the output is untouched; the message is the
+// calling thread's own.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include <tally/tally.h>
+
+#include "../common/argument_error.hpp"
+
+using tally::test::contains;
+
+namespace {
+
+// The status and the message of a call that must fail on its arguments.
+template <class F>
+std::string invalid_argument_of(F f) {
+  const tally_status status = f();
+  CHECK(status == TALLY_ERROR_INVALID_ARGUMENT);
+  CHECK(tally_last_cuda_error() == 0);
+  return tally_last_error();
+}
+
+}  // namespace
+
+TEST_CASE("tally.h: every family rejects bad arguments with a status and a message naming the C function") {
+  alignas(16) float a[8] = {};
+  float out[2] = {7, 7};
+  tally_arg_f64 where = {1.0, 5};
+  CHECK(contains(invalid_argument_of([&] { return tally_sum_f32(nullptr, 10, out, nullptr); }),
+                 "tally_sum_f32: tally::sum: input pointer is null but n = 10"));
+  CHECK(contains(invalid_argument_of([&] { return tally_arg_max_f64(nullptr, -3, &where, nullptr); }),
+                 "tally_arg_max_f64: tally::arg_max: n = -3 is negative"));
+  CHECK(contains(invalid_argument_of([&] { return tally_row_max_f32(a, 2, 3, 2, out, nullptr); }),
+                 "tally_row_max_f32: tally::row_max: ld = 2 is smaller than N = 3"));
+  CHECK(contains(invalid_argument_of([&] { return tally_row_sum_bf16(nullptr, 2, 2, 2, out, nullptr); }),
+                 "tally_row_sum_bf16: tally::row_sum: matrix pointer is null"));
+  CHECK(contains(invalid_argument_of([&] { return tally_matvec_f32(a, 2, 2, 2, nullptr, out, nullptr); }),
+                 "tally_matvec_f32: tally::matvec: vector x pointer is null but N = 2"));
+  CHECK(contains(invalid_argument_of([&] { return tally_transpose_32(a, a, 2, 2, nullptr); }),
+                 "tally_transpose_32: tally::transpose: input and output are the same buffer"));
+  CHECK(contains(invalid_argument_of([&] { return tally_transpose_64(a, out, -1, 2, nullptr); }),
+                 "tally_transpose_64: tally::transpose: rows = -1, cols = 2: a dimension is negative"));
+  const auto* misaligned = reinterpret_cast<const std::uint16_t*>(reinterpret_cast<const char*>(a) + 1);
+  CHECK(contains(invalid_argument_of([&] { return tally_max_f16(misaligned, 2, out, nullptr); }),
+                 "tally_max_f16: tally::max: input pointer is not aligned"));
+  CHECK(out[0] == 7.0f);
+  CHECK(out[1] == 7.0f);
+  CHECK(where.value == 1.0);
+  CHECK(where.index == 5);
+  // Nothing to do is no error.
+  CHECK(tally_transpose_16(nullptr, nullptr, 0, 9, nullptr) == TALLY_SUCCESS);
+}
+
+TEST_CASE("tally.h: handles: a null reducer is an argument error; the last error is per thread") {
+  float out = 3;
+  CHECK(contains(invalid_argument_of([&] { return tally_reducer_sum_f32(nullptr, nullptr, 0, &out, nullptr); }),
+                 "tally_reducer_sum_f32: the reducer is null"));
+  CHECK(contains(invalid_argument_of([&] { return tally_reducer_create(nullptr); }),
+                 "tally_reducer_create: the place for the reducer is null"));
+  tally_reducer_destroy(nullptr);  // nothing
+  std::string other_thread;
+  std::thread([&] { other_thread = tally_last_error(); }).join();
+  CHECK(other_thread == "");  // its own last error: none yet
+  CHECK(std::string(tally_status_name(TALLY_ERROR_CUDA)) == "TALLY_ERROR_CUDA");
+}
+
+TEST_CASE("tally.h: without a GPU a reducer cannot be made, and the status says CUDA") {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) return;  // the GPU suite covers this machine
+  tally_reducer* r = nullptr;
+  CHECK(tally_reducer_create(&r) == TALLY_ERROR_CUDA);
+  CHECK(r == nullptr);
+  CHECK(tally_last_cuda_error() != 0);
+  CHECK(contains(tally_last_error(), "tally_reducer_create: tally::device_reducer: "));
+}
