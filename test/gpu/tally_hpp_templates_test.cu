@@ -1,13 +1,14 @@
-// <tally/tally.hpp>'s row reductions, matvec and transposes (libtally) against the template entry
-// points instantiated here with the same default compositions, on the same input: bit-identical,
-// one-off and through one device_reducer whose workspace device-wide reductions used just before
-// (so a row call's tickets land where their partials were). Shapes take every plan of by_shape.
+// Every function of <tally/tally.hpp> (libtally) against the template entry points instantiated
+// here with the same default compositions, on the same input: bit-identical, one-off and through
+// one device_reducer, whose workspace another algorithm used just before (so a row call's tickets
+// land where a reduction's partials were). Row shapes take every plan of by_shape.
 #include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include <tally/matvec.cuh>
+#include <tally/reduce.cuh>
 #include <tally/reduce_rows.cuh>
 #include <tally/tally.hpp>
 #include <tally/transpose.cuh>
@@ -101,6 +102,43 @@ void check_matvec_on() {
   }
 }
 
+// One device-wide reduction three ways: the template, the free function, the device_reducer (after a
+// row call in its workspace).
+template <class Op, class Out, class T, class Free, class Member>
+void check_reduction_op(const char* name, device_reducer& r, Free free_fn, Member member_fn) {
+  const dataset<double> rows(3 * 65539, next_seed());
+  device_buffer<double> row_sums(3);
+  for (const index_t n : {index_t{0}, index_t{1}, index_t{4097}, capped((index_t{1} << 22) + 3)}) {
+    INFO(name << ", n = " << n);
+    const dataset<T> d(n, next_seed());
+    device_buffer<Out> want(1), once(1), reused(1);
+    once.poison();
+    reused.poison();
+    tally::reduce<default_reduce_policy<T, Op>>(d.data(), n, want.get(), Op{});
+    free_fn(d.data(), n, once.get());
+    r.row_sum(rows.data(), 3, 65539, 65539, row_sums.get());  // split rows: tickets, then partials
+    member_fn(r, d.data(), n, reused.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(bytes_of(once, 1) == bytes_of(want, 1));
+    CHECK(bytes_of(reused, 1) == bytes_of(want, 1));
+  }
+}
+
+#define TALLY_REDUCTION_OP(OP, OUT) \
+  check_reduction_op<op::OP, OUT, T>("tally::" #OP, r, [](auto... x) { tally::OP(x...); }, [](device_reducer& rr, auto... x) { rr.OP(x...); })
+
+template <class T>
+void check_reductions_on() {
+  device_reducer r;
+  TALLY_REDUCTION_OP(sum, value_out<T>);
+  TALLY_REDUCTION_OP(min, value_out<T>);
+  TALLY_REDUCTION_OP(max, value_out<T>);
+  if constexpr (!detail::is_16bit_float<T>) {
+    TALLY_REDUCTION_OP(arg_min, arg<T>);
+    TALLY_REDUCTION_OP(arg_max, arg<T>);
+  }
+}
+
 template <class T>
 void check_transpose_on() {
   for (const shape& s : {shape{1, 1, 1}, shape{1000, 8, 8}, shape{513, 1027, 1027}, shape{2048, 4096, 4096}}) {
@@ -118,6 +156,17 @@ void check_transpose_on() {
 }
 
 }  // namespace
+
+TEST_CASE("tally.hpp: every device-wide reduction on every type equals the templates, bit for bit") {
+  check_reductions_on<std::int32_t>();
+  check_reductions_on<std::int64_t>();
+  check_reductions_on<std::uint32_t>();
+  check_reductions_on<std::uint64_t>();
+  check_reductions_on<float>();
+  check_reductions_on<double>();
+  check_reductions_on<__half>();
+  check_reductions_on<__nv_bfloat16>();
+}
 
 TEST_CASE("tally.hpp rows: every row function on int32, int64, float, double, __half, bf16 equals the templates, bit for bit") {
   check_rows_on<std::int32_t>();
