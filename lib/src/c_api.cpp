@@ -135,27 +135,20 @@ void tally_reducer_destroy(tally_reducer* reducer) { delete reducer; }
     });                                                                                                                    \
   }
 
-// Every device-wide reduction on suffix S (C type CT, C++ type T).
-#define TALLY_C_ALL_REDUCTIONS(S, CT, T)                                     \
-  TALLY_C_REDUCTION(sum_##S, sum, CT, T, CT, T)                              \
-  TALLY_C_REDUCTION(min_##S, min, CT, T, CT, T)                              \
-  TALLY_C_REDUCTION(max_##S, max, CT, T, CT, T)                              \
-  TALLY_C_REDUCTION(arg_min_##S, arg_min, CT, T, tally_arg_##S, tally::arg<T>) \
-  TALLY_C_REDUCTION(arg_max_##S, arg_max, CT, T, tally_arg_##S, tally::arg<T>)
-#define TALLY_C_FLOAT16_REDUCTIONS(S, T)                          \
-  TALLY_C_REDUCTION(sum_##S, sum, uint16_t, T, float, float)      \
-  TALLY_C_REDUCTION(min_##S, min, uint16_t, T, float, float)      \
-  TALLY_C_REDUCTION(max_##S, max, uint16_t, T, float, float)
-#define TALLY_C_ALL_ROWS(S, CT, T)                                                  \
-  TALLY_C_ROWS(row_sum_##S, row_sum, CT, T, CT, T)                                  \
-  TALLY_C_ROWS(row_min_##S, row_min, CT, T, CT, T)                                  \
-  TALLY_C_ROWS(row_max_##S, row_max, CT, T, CT, T)                                  \
-  TALLY_C_ROWS(row_arg_min_##S, row_arg_min, CT, T, tally_arg_##S, tally::arg<T>)   \
-  TALLY_C_ROWS(row_arg_max_##S, row_arg_max, CT, T, tally_arg_##S, tally::arg<T>)
-#define TALLY_C_FLOAT16_ROWS(S, T)                                \
-  TALLY_C_ROWS(row_sum_##S, row_sum, uint16_t, T, float, float)   \
-  TALLY_C_ROWS(row_min_##S, row_min, uint16_t, T, float, float)   \
-  TALLY_C_ROWS(row_max_##S, row_max, uint16_t, T, float, float)
+// sum, min, max (and arg_min, arg_max) through X on suffix S (C type CT, C++ type T), named with
+// PREFIX (nothing, or row_); 16-bit floats travel as uint16_t and give float results.
+#define TALLY_C_VALUE_OPS(X, PREFIX, S, CT, T, OUTC, OUT) \
+  X(PREFIX##sum_##S, PREFIX##sum, CT, T, OUTC, OUT)       \
+  X(PREFIX##min_##S, PREFIX##min, CT, T, OUTC, OUT)       \
+  X(PREFIX##max_##S, PREFIX##max, CT, T, OUTC, OUT)
+#define TALLY_C_ALL_OPS(X, PREFIX, S, CT, T)                                   \
+  TALLY_C_VALUE_OPS(X, PREFIX, S, CT, T, CT, T)                                \
+  X(PREFIX##arg_min_##S, PREFIX##arg_min, CT, T, tally_arg_##S, tally::arg<T>) \
+  X(PREFIX##arg_max_##S, PREFIX##arg_max, CT, T, tally_arg_##S, tally::arg<T>)
+#define TALLY_C_ALL_REDUCTIONS(S, CT, T) TALLY_C_ALL_OPS(TALLY_C_REDUCTION, , S, CT, T)
+#define TALLY_C_FLOAT16_REDUCTIONS(S, T) TALLY_C_VALUE_OPS(TALLY_C_REDUCTION, , S, uint16_t, T, float, float)
+#define TALLY_C_ALL_ROWS(S, CT, T) TALLY_C_ALL_OPS(TALLY_C_ROWS, row_, S, CT, T)
+#define TALLY_C_FLOAT16_ROWS(S, T) TALLY_C_VALUE_OPS(TALLY_C_ROWS, row_, S, uint16_t, T, float, float)
 
 TALLY_C_ALL_REDUCTIONS(i32, int32_t, std::int32_t)
 TALLY_C_ALL_REDUCTIONS(i64, int64_t, std::int64_t)

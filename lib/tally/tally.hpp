@@ -65,47 +65,40 @@
 #include <tally/types.hpp>
 
 // Stamps the declarations of every operation on one element type, for the free functions and for
-// device_reducer's members alike (both have the signature `void op(in, n, out, stream = 0)`).
-#define TALLY_REDUCTION_(OP, T, OUT) void OP(const T* in, index_t n, OUT* out, cudaStream_t stream = 0);
-#define TALLY_VALUE_REDUCTIONS_(T, OUT) \
-  TALLY_REDUCTION_(sum, T, OUT)         \
-  TALLY_REDUCTION_(min, T, OUT)         \
-  TALLY_REDUCTION_(max, T, OUT)
-#define TALLY_ALL_REDUCTIONS_(T)  \
-  TALLY_VALUE_REDUCTIONS_(T, T)   \
-  TALLY_REDUCTION_(arg_min, T, arg<T>) \
-  TALLY_REDUCTION_(arg_max, T, arg<T>)
-// The same for row reductions (`void op(a, m, n, ld, out, stream = 0)`) and matvec.
-#define TALLY_ROWS_(OP, T, OUT) \
-  void OP(const T* a, index_t m, index_t n, index_t ld, OUT* out, cudaStream_t stream = 0);
-#define TALLY_VALUE_ROWS_(T, OUT) \
-  TALLY_ROWS_(row_sum, T, OUT)    \
-  TALLY_ROWS_(row_min, T, OUT)    \
-  TALLY_ROWS_(row_max, T, OUT)
-#define TALLY_ALL_ROWS_(T)                 \
-  TALLY_VALUE_ROWS_(T, T)                  \
-  TALLY_ROWS_(row_arg_min, T, arg<T>)      \
-  TALLY_ROWS_(row_arg_max, T, arg<T>)
+// device_reducer's members alike: reductions `void op(in, n, out, stream = 0)` and row reductions
+// `void row_op(a, m, n, ld, out, stream = 0)`. TALLY_VALUE_OPS_ / TALLY_ALL_OPS_ apply a declaration
+// to sum, min, max (and arg_min, arg_max), their names prefixed with PREFIX (nothing, or row_).
+#define TALLY_REDUCTION_(NAME, T, OUT) void NAME(const T* in, index_t n, OUT* out, cudaStream_t stream = 0);
+#define TALLY_ROWS_(NAME, T, OUT) \
+  void NAME(const T* a, index_t m, index_t n, index_t ld, OUT* out, cudaStream_t stream = 0);
+#define TALLY_VALUE_OPS_(DECL, PREFIX, T, OUT) \
+  DECL(PREFIX##sum, T, OUT)                    \
+  DECL(PREFIX##min, T, OUT)                    \
+  DECL(PREFIX##max, T, OUT)
+#define TALLY_ALL_OPS_(DECL, PREFIX, T)    \
+  TALLY_VALUE_OPS_(DECL, PREFIX, T, T)     \
+  DECL(PREFIX##arg_min, T, arg<T>)         \
+  DECL(PREFIX##arg_max, T, arg<T>)
 #define TALLY_MATVEC_(T, Y) \
   void matvec(const T* a, index_t m, index_t n, index_t ld, const T* x, Y* y, cudaStream_t stream = 0);
-#define TALLY_EVERY_TYPE_                      \
-  TALLY_ALL_REDUCTIONS_(std::int32_t)          \
-  TALLY_ALL_REDUCTIONS_(std::int64_t)          \
-  TALLY_ALL_REDUCTIONS_(std::uint32_t)         \
-  TALLY_ALL_REDUCTIONS_(std::uint64_t)         \
-  TALLY_ALL_REDUCTIONS_(float)                 \
-  TALLY_ALL_REDUCTIONS_(double)                \
-  TALLY_VALUE_REDUCTIONS_(__half, float)       \
-  TALLY_VALUE_REDUCTIONS_(__nv_bfloat16, float) \
-  TALLY_ALL_ROWS_(std::int32_t)                \
-  TALLY_ALL_ROWS_(std::int64_t)                \
-  TALLY_ALL_ROWS_(float)                       \
-  TALLY_ALL_ROWS_(double)                      \
-  TALLY_VALUE_ROWS_(__half, float)             \
-  TALLY_VALUE_ROWS_(__nv_bfloat16, float)      \
-  TALLY_MATVEC_(float, float)                  \
-  TALLY_MATVEC_(double, double)                \
-  TALLY_MATVEC_(__half, float)                 \
+#define TALLY_EVERY_TYPE_                                    \
+  TALLY_ALL_OPS_(TALLY_REDUCTION_, , std::int32_t)           \
+  TALLY_ALL_OPS_(TALLY_REDUCTION_, , std::int64_t)           \
+  TALLY_ALL_OPS_(TALLY_REDUCTION_, , std::uint32_t)          \
+  TALLY_ALL_OPS_(TALLY_REDUCTION_, , std::uint64_t)          \
+  TALLY_ALL_OPS_(TALLY_REDUCTION_, , float)                  \
+  TALLY_ALL_OPS_(TALLY_REDUCTION_, , double)                 \
+  TALLY_VALUE_OPS_(TALLY_REDUCTION_, , __half, float)        \
+  TALLY_VALUE_OPS_(TALLY_REDUCTION_, , __nv_bfloat16, float) \
+  TALLY_ALL_OPS_(TALLY_ROWS_, row_, std::int32_t)            \
+  TALLY_ALL_OPS_(TALLY_ROWS_, row_, std::int64_t)            \
+  TALLY_ALL_OPS_(TALLY_ROWS_, row_, float)                   \
+  TALLY_ALL_OPS_(TALLY_ROWS_, row_, double)                  \
+  TALLY_VALUE_OPS_(TALLY_ROWS_, row_, __half, float)         \
+  TALLY_VALUE_OPS_(TALLY_ROWS_, row_, __nv_bfloat16, float)  \
+  TALLY_MATVEC_(float, float)                                \
+  TALLY_MATVEC_(double, double)                              \
+  TALLY_MATVEC_(__half, float)                               \
   TALLY_MATVEC_(__nv_bfloat16, float)
 // Transposes need no workspace: free functions only.
 #define TALLY_TRANSPOSE_(T) void transpose(const T* in, T* out, index_t rows, index_t cols, cudaStream_t stream = 0);
@@ -181,10 +174,8 @@ class device_reducer {
 
 #undef TALLY_TRANSPOSE_
 #undef TALLY_MATVEC_
-#undef TALLY_ALL_ROWS_
-#undef TALLY_VALUE_ROWS_
-#undef TALLY_ROWS_
 #undef TALLY_EVERY_TYPE_
-#undef TALLY_ALL_REDUCTIONS_
-#undef TALLY_VALUE_REDUCTIONS_
+#undef TALLY_ALL_OPS_
+#undef TALLY_VALUE_OPS_
+#undef TALLY_ROWS_
 #undef TALLY_REDUCTION_
