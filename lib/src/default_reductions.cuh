@@ -18,13 +18,12 @@ template <class T, class Op>
 using default_reducer = reducer<default_reduce_policy<T, Op>, T, Op>;
 
 // The operations tally.hpp offers on element type T.
-template <class... Ops> struct op_list {};
 template <class T>
-using ops_of = std::conditional_t<is_16bit_float<T>, op_list<op::sum, op::min, op::max>,
-                                  op_list<op::sum, op::min, op::max, op::arg_min, op::arg_max>>;
+using ops_of = std::conditional_t<is_16bit_float<T>, type_list<op::sum, op::min, op::max>,
+                                  type_list<op::sum, op::min, op::max, op::arg_min, op::arg_max>>;
 
 template <class T, class... Ops>
-std::size_t largest_workspace(op_list<Ops...>) {
+std::size_t largest_workspace(type_list<Ops...>) {
   static_assert((default_reduce_policy<T, Ops>::grid::finishes_in_last_block && ...),
                 "device_reducer sizes its workspace once, at construction: that needs a grid policy whose "
                 "partials do not grow with n (grid::resident or grid::resident_pdl)");

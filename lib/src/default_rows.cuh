@@ -20,7 +20,7 @@ using default_rows_reducer = rows_reducer<default_rows_policy<T, Op>, T, Op>;
 // by_shape's bound on this device for each operation tally.hpp offers on T (matvec's state is
 // row_sum's). Constructing the reducers also fills the per-device caches later calls read.
 template <class T, class... Ops>
-std::size_t largest_rows_workspace(op_list<Ops...>) {
+std::size_t largest_rows_workspace(type_list<Ops...>) {
   return std::max({rows::by_shape::workspace_bound(default_rows_reducer<T, Ops>().device_facts(),
                                                   sizeof(typename default_rows_reducer<T, Ops>::state_type))...});
 }

@@ -43,8 +43,10 @@ template <class T>
 std::size_t workspace_bound();
 template <class T>
 std::size_t rows_workspace_bound();
+
+// A list of types: element types, or the operators offered on one.
 template <class... Ts>
-struct op_types {};
+struct type_list {};
 
 // Runs f, prefixing the public function's name to any tally::error it throws: the templates name
 // themselves ("tally::sum: tally::reduce: cudaMallocAsync failed: ...").

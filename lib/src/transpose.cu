@@ -5,8 +5,6 @@
 #include <tally/transpose.cuh>
 #include <tally/tally.hpp>
 
-#include "device_reducer_impl.hpp"
-
 namespace tally {
 
 namespace detail {
@@ -14,17 +12,14 @@ namespace detail {
 template <std::size_t Bytes>
 using bits_of_size = std::conditional_t<Bytes == 2, std::uint16_t, std::conditional_t<Bytes == 4, std::uint32_t, std::uint64_t>>;
 
-// Checked as T (its name in the messages, its alignment), moved as the unsigned word of its size.
+// Moved as the unsigned word of its size, which has its alignment: the template's checks and
+// messages ("tally::transpose: ...") are the same for both.
 template <class T>
 void transpose_bits(const T* in, T* out, index_t rows, index_t cols, cudaStream_t stream) {
   using B = bits_of_size<sizeof(T)>;
   static_assert(sizeof(B) == sizeof(T) && alignof(B) == alignof(T), "tally: a transposed type is moved as its bits");
-  constexpr const char* where = "tally::transpose";
-  validate_transpose(in, out, rows, cols, where);
-  naming(where, [&] {
-    tally::transpose<default_transpose_policy<B>>(reinterpret_cast<const B*>(in), reinterpret_cast<B*>(out), rows, cols,
-                                                  stream);
-  });
+  tally::transpose<default_transpose_policy<B>>(reinterpret_cast<const B*>(in), reinterpret_cast<B*>(out), rows, cols,
+                                                stream);
 }
 
 }  // namespace detail

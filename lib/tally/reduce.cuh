@@ -111,10 +111,7 @@ class reducer {
   void run(const T* in, index_t n, Out* out, void* workspace, std::size_t workspace_size, cudaStream_t stream) const {
     detail::validate_reduce(in, n, out, where);
     const reduce_plan p = plan(n);
-    const std::size_t bytes = need(p).total;
-    if (workspace_size < bytes || (bytes > 0 && workspace == nullptr))
-      throw error(std::string(where) + ": workspace of " + std::to_string(workspace_size) + " bytes is smaller than the " +
-                  std::to_string(bytes) + " bytes a reduction of n = " + std::to_string(n) + " needs");
+    detail::check_workspace(workspace, workspace_size, need(p), where, "a reduction of n = " + std::to_string(n));
     launch_plan(in, out, p, workspace, stream);
   }
 

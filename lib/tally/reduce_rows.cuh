@@ -158,7 +158,7 @@ class rows_reducer {
            cudaStream_t stream) const {
     detail::validate_rows(a, m, n, ld, out, where);
     const rows_plan p = plan(a, m, n, ld);
-    check_workspace(p, workspace, workspace_size);
+    detail::check_workspace(workspace, workspace_size, need(p), where, detail::rows_shape(p.m, p.n, p.ld));
     launch_plan(p, a, detail::plain_rows{}, out, workspace, stream);
   }
   template <class Out>
@@ -166,13 +166,13 @@ class rows_reducer {
                std::size_t workspace_size, cudaStream_t stream) const {
     detail::validate_rows(a, m, n, ld, y, dot_where, x, true);
     const rows_plan p = plan(a, m, n, ld, x);
-    check_workspace(p, workspace, workspace_size);
+    detail::check_workspace(workspace, workspace_size, need(p), where, detail::rows_shape(p.m, p.n, p.ld));
     launch_plan(p, a, detail::dot_rows<T>{x}, y, workspace, stream);
   }
 
   // What a call of plan p needs: its tickets and partial states.
   static detail::workspace_need need(const rows_plan& p) {
-    return {p.tickets > 0 ? p.partials_offset() : 0, p.workspace_bytes(sizeof(state_type))};
+    return {p.partials_offset(), p.workspace_bytes(sizeof(state_type))};
   }
 
  private:
@@ -180,13 +180,6 @@ class rows_reducer {
   static constexpr const char* dot_where = "tally::matvec";
   template <class Out, class Xform>
   using types = detail::rows_types<launch_policy, accum_type, T, Out, Op, Xform>;
-
-  void check_workspace(const rows_plan& p, const void* workspace, std::size_t size) const {
-    const std::size_t bytes = need(p).total;
-    if (size < bytes || (bytes > 0 && workspace == nullptr))
-      throw error(std::string(where) + ": workspace of " + std::to_string(size) + " bytes is smaller than the " +
-                  std::to_string(bytes) + " bytes " + detail::rows_shape(p.m, p.n, p.ld) + " needs");
-  }
 
   // Queues the kernel(s) of plan p through the strategy; arguments are already checked.
   template <class Xform, class Out>

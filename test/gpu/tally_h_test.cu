@@ -16,13 +16,6 @@ using namespace tally::test;
 
 namespace {
 
-template <class V>
-std::vector<unsigned char> bytes_of(const device_buffer<V>& b) {
-  std::vector<unsigned char> out(b.size() * sizeof(V));
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(out.data(), b.get(), out.size(), cudaMemcpyDeviceToHost));
-  return out;
-}
-
 // One device-wide reduction: C one-off, C through the reducer, C++ one-off, into three outputs.
 template <class T, class Out, class C, class CR, class Cpp>
 void check_reduction(const char* name, tally_reducer* r, C c_fn, CR c_reducer_fn, Cpp cpp_fn) {
@@ -38,8 +31,8 @@ void check_reduction(const char* name, tally_reducer* r, C c_fn, CR c_reducer_fn
     REQUIRE(c_reducer_fn(r, in, n, via_reducer.get(), nullptr) == TALLY_SUCCESS);
     cpp_fn(d.data(), n, cpp.get());
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK(bytes_of(c) == bytes_of(cpp));
-    CHECK(bytes_of(via_reducer) == bytes_of(cpp));
+    CHECK(c.bytes() == cpp.bytes());
+    CHECK(via_reducer.bytes() == cpp.bytes());
   }
 }
 
@@ -56,8 +49,8 @@ void check_rows(const char* name, Call call) {
     via_reducer.poison();
     call(a.data(), m, n, x.data(), c.get(), via_reducer.get(), cpp.get());
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK(bytes_of(c) == bytes_of(cpp));
-    CHECK(bytes_of(via_reducer) == bytes_of(cpp));
+    CHECK(c.bytes() == cpp.bytes());
+    CHECK(via_reducer.bytes() == cpp.bytes());
   }
 }
 
@@ -159,7 +152,7 @@ TEST_CASE("tally.h: transposes of 16-, 32- and 64-bit elements equal tally.hpp's
     REQUIRE(c_fn(in.data(), c.get(), rows, cols, nullptr) == TALLY_SUCCESS);
     tally::transpose(in.data(), cpp.get(), rows, cols);
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK(bytes_of(c) == bytes_of(cpp));
+    CHECK(c.bytes() == cpp.bytes());
   };
   check(type_tag<std::uint16_t>{}, tally_transpose_16);
   check(type_tag<float>{}, tally_transpose_32);

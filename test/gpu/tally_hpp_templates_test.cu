@@ -29,13 +29,6 @@ struct shape {
 const shape shapes[] = {{1000, 8, 8},       {3000, 64, 64}, {500, 1000, 1000},       {40000, 300, 300},
                         {3, 65539, 65539},  {37, 100, 103}, {5, 0, 0}};
 
-template <class V>
-std::vector<unsigned char> bytes_of(const device_buffer<V>& b, std::size_t count) {
-  std::vector<unsigned char> out(count * sizeof(V));
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(out.data(), b.get(), out.size(), cudaMemcpyDeviceToHost));
-  return out;
-}
-
 template <class T>
 using value_out = std::conditional_t<detail::is_16bit_float<T>, float, T>;
 
@@ -54,8 +47,8 @@ void check_rows_op(const char* name, const dataset<T>& a, const shape& s, device
   r.sum(other.data(), other.size(), total.get());  // partials where the next call's tickets may go
   member_fn(r, a.data(), s.m, s.n, s.ld, reused.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  CHECK(bytes_of(once, m) == bytes_of(want, m));
-  CHECK(bytes_of(reused, m) == bytes_of(want, m));
+  CHECK(once.bytes() == want.bytes());
+  CHECK(reused.bytes() == want.bytes());
 }
 
 #define TALLY_ROWS_OP(OP, NAME, OUT)                                                                           \
@@ -97,8 +90,8 @@ void check_matvec_on() {
     r.sum(other.data(), other.size(), sum.get());
     r.matvec(a.data(), s.m, s.n, s.ld, x.data(), reused.get());
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK(bytes_of(once, m) == bytes_of(want, m));
-    CHECK(bytes_of(reused, m) == bytes_of(want, m));
+    CHECK(once.bytes() == want.bytes());
+    CHECK(reused.bytes() == want.bytes());
   }
 }
 
@@ -119,8 +112,8 @@ void check_reduction_op(const char* name, device_reducer& r, Free free_fn, Membe
     r.row_sum(rows.data(), 3, 65539, 65539, row_sums.get());  // split rows: tickets, then partials
     member_fn(r, d.data(), n, reused.get());
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK(bytes_of(once, 1) == bytes_of(want, 1));
-    CHECK(bytes_of(reused, 1) == bytes_of(want, 1));
+    CHECK(once.bytes() == want.bytes());
+    CHECK(reused.bytes() == want.bytes());
   }
 }
 
@@ -151,7 +144,7 @@ void check_transpose_on() {
     tally::transpose<default_transpose_policy<T>>(in.data(), want.get(), s.m, s.n);
     tally::transpose(in.data(), got.get(), s.m, s.n);  // libtally's, moved as bits
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK(bytes_of(got, count) == bytes_of(want, count));
+    CHECK(got.bytes() == want.bytes());
   }
 }
 
@@ -219,8 +212,8 @@ TEST_CASE("tally.hpp: row calls through a device_reducer allocate nothing, so th
     y.poison();
     TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, s));
     TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(s));
-    CHECK(bytes_of(sums, 3) == bytes_of(want_sums, 3));
-    CHECK(bytes_of(y, 3) == bytes_of(want_y, 3));
+    CHECK(sums.bytes() == want_sums.bytes());
+    CHECK(y.bytes() == want_y.bytes());
   }
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);

@@ -101,6 +101,15 @@ class device_workspace {
   std::size_t zero_prefix_ = 0;  // leading bytes known to be 0 when the next call starts
 };
 
+// Throws unless caller-provided workspace of `size` bytes at `workspace` holds what a call needs;
+// `call` says which call ("a reduction of n = 10").
+inline void check_workspace(const void* workspace, std::size_t size, workspace_need need, const char* where,
+                            const std::string& call) {
+  if (size < need.total || (need.total > 0 && workspace == nullptr))
+    throw error(std::string(where) + ": workspace of " + std::to_string(size) + " bytes is smaller than the " +
+                std::to_string(need.total) + " bytes " + call + " needs");
+}
+
 // A one-off call: workspace of need.total bytes from the device's stream-ordered pool
 // (cudaMallocAsync / cudaFreeAsync on `stream`, which graph capture records too), its tickets
 // zeroed on the stream; call(workspace, bytes) queues the work.

@@ -45,19 +45,6 @@ struct span_launch {
     });
   }
 
-  // Resident blocks per SM of the span kernel (the vectorized plain-sum instantiation of K stands
-  // for all: they differ by a few registers); the occupancy API answers for the current device.
-  template <class K>
-  static int blocks_per_sm(int device) {
-    static std::atomic<int> cache[tally::detail::max_devices] = {};
-    return tally::detail::cached_per_device(cache, device, [](int) {
-      int blocks = 0;
-      tally::detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel<K, K::vector_elems>(), Threads,
-                                                                              dynamic_smem<K>),
-                                "tally::reduce_rows", "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-      return blocks > 0 ? blocks : 1;
-    });
-  }
 };
 
 }  // namespace detail
@@ -82,6 +69,23 @@ struct blocks_per_row : detail::span_launch<Threads, Block, Smem> {
     if (s > p.row_items()) s = p.row_items();
     plan_splits(p, s);
   }
+
+  // Resident blocks per SM of the span kernel, which plan divides among the rows (the vectorized
+  // plain-sum instantiation of K stands for all: they differ by a few registers); the occupancy
+  // API answers for the current device. block_per_row has none: its plan needs no occupancy.
+  template <class K>
+  static int blocks_per_sm(int device) {
+    using spans = detail::span_launch<Threads, Block, Smem>;
+    static std::atomic<int> cache[tally::detail::max_devices] = {};
+    return tally::detail::cached_per_device(cache, device, [](int) {
+      int blocks = 0;
+      tally::detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, spans::template kernel<K, K::vector_elems>(),
+                                                                              Threads, spans::template dynamic_smem<K>),
+                                "tally::reduce_rows", "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      return blocks > 0 ? blocks : 1;
+    });
+  }
+
   // The plan for s spans a row (by_shape decides s itself).
   static constexpr void plan_splits(rows_plan& p, index_t s) {
     tally::detail::plan_spans(p, Threads, s);

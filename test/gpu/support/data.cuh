@@ -99,12 +99,19 @@ class device_buffer {
   ~device_buffer() { cudaFree(ptr_); }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& o) noexcept : ptr_(o.ptr_), count_(o.count_) { o.ptr_ = nullptr; }
   T* get() const { return ptr_; }
   std::size_t size() const { return count_; }
   T read(std::size_t i = 0) const {
     T v;
     TALLY_TEST_CHECK_CUDA(cudaMemcpy(&v, ptr_ + i, sizeof(T), cudaMemcpyDeviceToHost));
     return v;
+  }
+  // Every byte of the buffer, copied to the host: bit-for-bit comparisons, padding included.
+  std::vector<unsigned char> bytes() const {
+    std::vector<unsigned char> out(count_ * sizeof(T));
+    TALLY_TEST_CHECK_CUDA(cudaMemcpy(out.data(), ptr_, out.size(), cudaMemcpyDeviceToHost));
+    return out;
   }
   // Fill every byte with `byte`, e.g. to poison an output before a call. Synchronous: cudaMemset
   // is queued on the legacy default stream, which a cudaStreamNonBlocking stream does not wait for,
