@@ -5,6 +5,7 @@
 #   bash bench/run.sh reduce    [--save] [--quick | --full | --ladder] [tally_bench flags]
 #   bash bench/run.sh rows      [--save] [tally_bench_rows flags]
 #   bash bench/run.sh transpose [--save] [tally_bench_transpose flags]
+#   bash bench/run.sh segments  [--save] [tally_bench_segments flags]
 #
 # reduce:    tally_bench, tally vs cub::DeviceReduce and thrust::reduce; --quick unless --full or
 #            --ladder is given (n = 2^10, 2^16, 2^20, 2^24, 2^28; --full: every n, type, operator
@@ -12,8 +13,10 @@
 # rows:      tally_bench_rows, reduce_rows / matvec vs cub::DeviceSegmentedReduce and cuBLAS gemv
 # transpose: tally_bench_transpose, every layout vs cuBLAS geam and a D2D copy (about a minute on
 #            an H200)
+# segments:  tally_bench_segments, reduce_segments vs cub::DeviceSegmentedReduce and csr_matvec vs
+#            cuSPARSE SpMV over ragged distributions
 # --save also writes bench/results/<gpu><suffix>.json and its PNGs (bench/plot.py); the suffix is
-# _quick or _ladder for reduce runs other than --full, _rows and _transpose for the others.
+# _quick or _ladder for reduce runs other than --full, _rows, _transpose and _segments for the others.
 # Any other argument goes to the program (e.g. --benchmark_filter=float/sum, --target_ms=10).
 # Environment: TALLY_BUILD_DIR (default: build).
 # With no CUDA device it exits non-zero with one line on stderr, before building when it can tell.
@@ -34,7 +37,8 @@ case "$program" in
   reduce) target=tally_bench defaults=(--quick) ;;
   rows) target=tally_bench_rows defaults=() ;;
   transpose) target=tally_bench_transpose defaults=() ;;
-  *) fail "usage: bash bench/run.sh reduce|rows|transpose [--save] [program flags]" ;;
+  segments) target=tally_bench_segments defaults=() ;;
+  *) fail "usage: bash bench/run.sh reduce|rows|transpose|segments [--save] [program flags]" ;;
 esac
 save=0
 args=()

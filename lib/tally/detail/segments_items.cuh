@@ -1,0 +1,81 @@
+// What the segment kernel reads and what it leaves for its fix-up:
+//
+//   plain_elements<T>            reduce_segments: element j is in[j]
+//   csr_elements<T, Col, Acc>    csr_matvec: element j is values[j] * x[cols[j]] in the accumulator type
+//   segments_args                one call: the offsets, the segment count, the output, the elements
+//   segment_entry<S>             a block's partial state of a segment that crosses its share's edge
+#pragma once
+#include <tally/policies/config.cuh>
+#include <tally/detail/launch.cuh>
+
+namespace tally::detail {
+
+// An element source: at(j)[k] loads what element j + k needs (raw; a cursor, so that a thread's
+// loads at k = 0, Threads, 2 * Threads ... share one address and immediate offsets), and
+// finish(raw) gives the element (CSR: the gather of x).
+template <class T>
+struct plain_elements {
+  using value = T;
+  using raw = T;
+  const T* in;
+  struct cursor {
+    const T* p;
+    TALLY_DEVICE T operator[](int k) const { return p[k]; }
+  };
+  TALLY_DEVICE cursor at(index_t j) const { return {in + j}; }
+  TALLY_DEVICE T finish(const T& r) const { return r; }
+};
+
+template <class T, class Col, class Acc>
+struct csr_elements {
+  using value = Acc;
+  struct raw {
+    T value;
+    Col col;
+  };
+  const T* values;
+  const Col* cols;
+  const T* x;
+  struct cursor {
+    const T* v;
+    const Col* c;
+    TALLY_DEVICE raw operator[](int k) const { return {v[k], c[k]}; }
+  };
+  TALLY_DEVICE cursor at(index_t j) const { return {values + j, cols + j}; }
+  TALLY_DEVICE Acc finish(const raw& r) const {
+    return static_cast<Acc>(r.value) * static_cast<Acc>(x[static_cast<index_t>(r.col)]);
+  }
+};
+
+template <class Off, class Out, class Elements>
+struct segments_args {
+  const Off* offsets;  // segments + 1 of them: segment s is elements [offsets[s], offsets[s + 1])
+  index_t segments;
+  Out* out;
+  Elements elements;
+};
+
+// The kernel's types: the first template argument of segments_kernel.
+template <class Launch, class Acc, class Off, class Out, class Op, class Elements>
+struct segments_types {
+  using launch = Launch;
+  using acc = Acc;
+  using out = Out;
+  using op = Op;
+  using elements = Elements;
+  using element = typename Elements::value;
+  using state = typename Op::template state<Acc>;
+  using args = segments_args<Off, Out, Elements>;
+};
+
+// Block b leaves two entries, 2b and 2b + 1: the state of its first segment over its share, and
+// closes = 1 when the segment ends in the share; then, when the share closed it, the state of the
+// segment open at the share's end. segment = -1 marks an unused entry.
+template <class S>
+struct segment_entry {
+  S state;
+  index_t segment;
+  unsigned closes;
+};
+
+}  // namespace tally::detail

@@ -1,0 +1,337 @@
+// The segment kernel: merge path over segment ends and elements, one launch (docs/segments.md).
+//
+// The merged sequence. End s (segment s's end, e_s = offsets[s + 1] - offsets[0]) comes before
+// element j iff e_s <= j, so end s sits at position s + e_s, and the first d items hold the ends s
+// with s + e_s < d: a prefix of the ends, since s + e_s grows with s. Nothing about the split is
+// planned on the host: every block reads offsets[0] and offsets[S], so n stays on the device.
+//
+// A block. Block b of G takes items [d0, d1), an equal share of the S + n, finds where its share
+// starts (ends_before: a search over the offsets in which every thread probes once a round), and
+// walks it in tiles of D = Threads * Items items:
+//   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight) and
+//      the block counts the tile's ends, Threads candidates a round (__syncthreads_count);
+//   2. elements and ends go to shared memory; thread t finds where item t * Items falls (a binary
+//      search in shared memory) and walks its Items items: an element folds into the open state, an
+//      end closes it. A segment that opens and closes within one thread is written at once;
+//   3. a segmented scan over the threads (block_carry) gives each thread the state of its first
+//      segment before its own items, and the state open at the tile's end, which the next tile
+//      starts from.
+// The share's first segment may have begun in an earlier block and the last may end in a later one:
+// the block leaves both states as entries (segments_items.cuh). The block that takes the last ticket
+// folds the 2G entries in block order (each thread a run of entries, then the same segmented scan)
+// and writes the segments that crossed a share's edge. The order of every combination depends on the
+// offsets and G alone, so results are bit-identical run to run.
+//
+// Barriers: the tile loop, the rounds of the end count and the search depend on values uniform over
+// the block, so every thread meets every barrier. Offsets that break the precondition (decreasing, or
+// past the elements) give meaningless results but no access out of bounds: every element index is
+// clamped to [0, n), every segment index to [0, S), and every tile makes progress.
+#pragma once
+#include <climits>
+#include <type_traits>
+#include <tally/detail/last_block.cuh>
+#include <tally/detail/launch.cuh>
+#include <tally/detail/segments_items.cuh>
+#include <tally/detail/state_words.cuh>
+#include <tally/policies/warp.cuh>
+
+namespace tally::detail {
+
+TALLY_DEVICE index_t lesser(index_t a, index_t b) { return a < b ? a : b; }
+TALLY_DEVICE index_t greater(index_t a, index_t b) { return a > b ? a : b; }
+
+template <class S>
+struct carry_slot {
+  S value;
+  bool closes;
+};
+
+template <class S>
+struct block_carry_result {
+  S before;  // the open state before this thread's items: carry, then the tails since the last close
+  S total;   // the open state after the last thread's items
+};
+
+// Segmented scan over the block: thread t's items close a segment (closes) or not, and tail is the
+// state of its items after its last close (all of them when it closes none). A state meets the ones
+// after it until a close: each thread gets the open state before its items, starting from carry.
+// Called by every thread; slots holds Threads / 32 entries; a caller that reuses them puts a
+// __syncthreads() first.
+template <int Threads, class S, class Op>
+TALLY_DEVICE block_carry_result<S> block_carry(bool closes, S tail, S carry, Op op, carry_slot<S>* slots) {
+  constexpr int warps = Threads / warp_size;
+  const int lane = static_cast<int>(threadIdx.x) % warp_size;
+  const int warp = static_cast<int>(threadIdx.x) / warp_size;
+  bool f = closes;
+  S v = tail;
+#pragma unroll
+  for (int offset = 1; offset < warp_size; offset *= 2) {
+    const bool f_up = __shfl_up_sync(full_mask, f, offset);
+    const S v_up = shfl_up(v, offset);
+    if (lane >= offset) {
+      if (!f) v = op(v_up, v);
+      f = f || f_up;
+    }
+  }
+  if (lane == warp_size - 1) slots[warp] = {v, f};
+  const bool f_before = __shfl_up_sync(full_mask, f, 1);
+  const S v_before = shfl_up(v, 1);
+  __syncthreads();
+  S prefix = carry;  // the open state before this warp
+  S total = carry;
+#pragma unroll
+  for (int w = 0; w < warps; ++w) {
+    const carry_slot<S> s = slots[w];
+    if (w == warp) prefix = total;
+    total = s.closes ? s.value : op(total, s.value);
+  }
+  const S before = lane == 0 ? prefix : f_before ? v_before : op(prefix, v_before);
+  return {before, total};
+}
+
+// The number of segment ends among the first d items of the merged sequence (d <= S + n), by a
+// search in which each thread probes one offset a round: log_Threads(S) rounds. Every thread calls
+// it and gets the answer.
+template <int Threads, class Off>
+TALLY_DEVICE index_t ends_before(const Off* offsets, index_t segments, index_t base, index_t n, index_t d) {
+  index_t lo = d - n > 0 ? d - n : 0;
+  index_t hi = d < segments ? d : segments;  // the answer is in [lo, hi]
+  while (hi > lo) {
+    const index_t span = hi - lo;
+    const index_t step = span / Threads + (span % Threads != 0);
+    const index_t s = lo + static_cast<index_t>(threadIdx.x) * step;
+    const bool before = s < hi && s + (static_cast<index_t>(offsets[s + 1]) - base) < d;
+    const index_t count = __syncthreads_count(before);  // probes 0 .. count-1 hold, the rest do not
+    if (step == 1) return lo + count;
+    const index_t next_hi = lo + count * step;
+    lo = count == 0 ? lo : lo + (count - 1) * step + 1;
+    hi = next_hi < hi ? next_hi : hi;
+  }
+  return lo;
+}
+
+// Rounds of end candidates (Threads each) a tile prefetches with its elements: six cover tiles
+// whose segments average Items / 6 elements or more without waiting for a load.
+inline constexpr int prefetched_rounds = 2;
+
+// K: the call's types (segments_items.cuh).
+template <class K, int Threads, int Items>
+__global__ void __launch_bounds__(Threads)
+    segments_kernel(const typename K::args p, const typename K::op op, segment_entry<typename K::state>* entries,
+                    unsigned* ticket) {
+  if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
+  using E = typename K::element;
+  using S = typename K::state;
+  using Acc = typename K::acc;
+  using Out = typename K::out;
+  constexpr int D = Threads * Items;
+  static_assert(sizeof(E) * D + sizeof(int) * D <= 40 * 1024,
+                "tally segments_policy: a tile of Threads * Items elements and ends must fit in 40 KB of shared memory");
+  // Raw bytes: E and S need not be default-constructible to live in shared memory.
+  __shared__ __align__(16) unsigned char element_bytes[sizeof(E) * D];
+  __shared__ __align__(16) unsigned char slot_bytes[sizeof(carry_slot<S>) * (Threads / warp_size)];
+  __shared__ __align__(16) unsigned char head_bytes[sizeof(S)];
+  __shared__ int ends[D + 1];          // end i + r of the tile at r: its element position (then INT_MAX)
+  __shared__ int round_counts[Threads / warp_size];
+  __shared__ bool last;
+  E* elements = reinterpret_cast<E*>(element_bytes);
+  carry_slot<S>* slots = reinterpret_cast<carry_slot<S>*>(slot_bytes);
+  S& head_state = *reinterpret_cast<S*>(head_bytes);
+  const int t = static_cast<int>(threadIdx.x);
+
+  const index_t base = static_cast<index_t>(p.offsets[0]);
+  const index_t top = static_cast<index_t>(p.offsets[p.segments]) - base;
+  const index_t n = top > 0 ? top : 0;
+  const index_t total = p.segments + n;
+  const index_t share = total / gridDim.x + (total % gridDim.x != 0);
+  const index_t d0 = lesser(static_cast<index_t>(blockIdx.x) * share, total);
+  const index_t d1 = lesser(d0 + share, total);
+
+  index_t i = ends_before<Threads>(p.offsets, p.segments, base, n, d0);  // segment open at the tile start
+  index_t j = d0 - i;                                                     // its next element
+  const index_t head = i;
+  bool head_open = true;  // the head segment has not closed in this share
+  index_t begin = lesser(greater(static_cast<index_t>(p.offsets[i]) - base, 0), n);  // of segment i
+  S carry = op.template identity<Acc>();  // the open segment's state over the share so far
+
+  // The next tile's elements and first prefetched_rounds * Threads end candidates (as positions
+  // relative to the tile's first element, clamped to [0, z + 1]), loaded into registers while this
+  // tile is walked.
+  E v[Items];
+  int next_ends[prefetched_rounds];
+  const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
+    const int fz = static_cast<int>(lesser(D, d1 - fd));
+    const int favail = static_cast<int>(lesser(fz, n - fj));
+    const auto src = p.elements.at(base + fj + t);
+#pragma unroll
+    for (int q = 0; q < Items; ++q)
+      if (t + q * Threads < favail) v[q] = p.elements.finish(src[q * Threads]);
+#pragma unroll
+    for (int round = 0; round < prefetched_rounds; ++round) {
+      const int r = round * Threads + t;
+      if (r < fz && fi + r < p.segments)
+        next_ends[round] = static_cast<int>(lesser(greater(static_cast<index_t>(p.offsets[fi + r + 1]) - base - fj, 0), fz + 1));
+    }
+  };
+
+  if (d0 < d1) fetch(i, j, d0);
+
+  for (index_t d = d0; d < d1;) {
+    const int z = static_cast<int>(lesser(D, d1 - d));  // items in this tile
+    const int avail = static_cast<int>(lesser(z, n - j));
+
+    // The tile's ends: end i + r is in it when its position r + e is below z (e: its element
+    // position in the tile). The prefetched candidates are counted with one barrier; a tile with more
+    // ends than those (many empty segments) counts further rounds of Threads, loaded here.
+    int mine = 0;
+#pragma unroll
+    for (int round = 0; round < prefetched_rounds; ++round) {
+      const int r = round * Threads + t;
+      if (r < z && i + r < p.segments) {
+        const bool inside = r + next_ends[round] < z;
+        mine += inside;
+        ends[r] = next_ends[round] < z ? next_ends[round] : z;
+      }
+    }
+    mine = __reduce_add_sync(full_mask, mine);
+    if (t % warp_size == 0) round_counts[t / warp_size] = mine;
+    __syncthreads();
+    int k = 0;
+#pragma unroll
+    for (int w = 0; w < Threads / warp_size; ++w) k += round_counts[w];
+    for (int r = prefetched_rounds * Threads + t; k == r - t && r - t < z;) {  // every candidate so far inside
+      bool inside = false;
+      if (r < z && i + r < p.segments) {
+        const index_t e = static_cast<index_t>(p.offsets[i + r + 1]) - base - j;
+        inside = r + e < z;
+        ends[r] = static_cast<int>(e < 0 ? 0 : e > z ? z : e);
+      }
+      k += __syncthreads_count(inside);
+      r += Threads;
+    }
+    const int m = z - k < avail ? z - k : avail;  // fewer only where offsets break the precondition
+    const int items = k + m;
+    const index_t next_d = d + (items > 0 ? items : 1);
+
+    if (k == 0) {
+      // The tile lies inside one segment: each thread folds its registers, and the block's states
+      // meet in the scan. No shared-memory staging, no walk.
+      S acc = op.template identity<Acc>();
+#pragma unroll
+      for (int q = 0; q < Items; ++q)
+        if (t + q * Threads < m) acc = op(acc, op.template lift<Acc>(v[q], j + t + q * Threads - begin));
+      if (next_d < d1) fetch(i, j + m, next_d);
+      carry = block_carry<Threads>(false, acc, carry, op, slots).total;
+    } else {
+#pragma unroll
+      for (int q = 0; q < Items; ++q)
+        if (t + q * Threads < avail) elements[t + q * Threads] = v[q];
+      if (t == 0) ends[k] = INT_MAX;
+      if (next_d < d1) fetch(i + k, j + m, next_d);
+      __syncthreads();
+
+      // This thread's element positions [p0, p0 + Items) of the tile; end a sits before element
+      // ends[a], and a0 ends come before p0.
+      const int p0 = t * Items;
+      int a = 0;
+      for (int hi = k; a < hi;) {  // the ends before position p0
+        const int mid = (a + hi) / 2;
+        if (ends[mid] < p0) a = mid + 1; else hi = mid;
+      }
+      const int a0 = a;
+      int next_end = ends[a];
+      Out* const tile_out = p.out + i;
+      index_t open_begin = a == 0 ? begin : j + ends[a - 1];
+      S acc = op.template identity<Acc>();
+      S head_part = acc;
+      bool closes = false;
+#pragma unroll
+        for (int q = 0; q < Items; ++q) {
+          const int pos = p0 + q;
+          if (next_end == pos) {  // segment i + a ends here; further ends at pos close empty segments
+            if (closes) store_words(tile_out + a, op.template finalize<Out>(acc));
+            else head_part = acc;
+            closes = true;
+            acc = op.template identity<Acc>();
+            open_begin = j + pos;
+            for (next_end = ends[++a]; next_end == pos; next_end = ends[++a])
+              store_words(tile_out + a, op.template finalize<Out>(op.template identity<Acc>()));
+          }
+          if (pos < m) acc = op(acc, op.template lift<Acc>(elements[pos], j + pos - open_begin));
+        }
+
+      const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
+      if (closes) {
+        const S value = op(c.before, head_part);
+        if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
+        else store_words(p.out + (i + a0), op.template finalize<Out>(value));
+      }
+      head_open = false;
+      begin = j + ends[k - 1];
+      carry = c.total;
+    }
+    i += k;
+    j += m;
+    d = next_d;
+    __syncthreads();  // this tile's reads of shared memory before the next tile's writes
+  }
+
+  if (t == 0) {
+    const bool started = d0 < d1 && head < p.segments;
+    segment_entry<S> first{head_open ? carry : head_state, started ? head : index_t{-1}, head_open ? 0u : 1u};
+    segment_entry<S> second{carry, started && !head_open && i < p.segments ? i : index_t{-1}, 0u};
+    store_words(entries + 2 * blockIdx.x, first);
+    store_words(entries + 2 * blockIdx.x + 1, second);
+    last = take_last_ticket(ticket, gridDim.x);
+  }
+  __syncthreads();
+  if (!last) return;  // uniform across the block
+
+  // The fix-up: a run of consecutive entries a thread, folded in block order.
+  constexpr int batch = partials_in_flight<segment_entry<S>>;
+  const unsigned count = 2u * gridDim.x;
+  const unsigned run = (count + Threads - 1) / Threads;
+  const unsigned lo = t * run < count ? t * run : count;
+  const unsigned hi = lo + run < count ? lo + run : count;
+  S acc = op.template identity<Acc>();
+  S head_part = acc;
+  index_t head_segment = -1;
+  for (unsigned e = lo; e < hi; e += batch) {
+    segment_entry<S> x[batch];
+#pragma unroll
+    for (int q = 0; q < batch; ++q)
+      if (e + q < hi) x[q] = load_from_l2(entries + e + q);
+#pragma unroll
+    for (int q = 0; q < batch; ++q) {
+      if (e + q < hi && x[q].segment >= 0) {
+        acc = op(acc, x[q].state);
+        if (x[q].closes) {
+          if (head_segment < 0) {
+            head_part = acc;
+            head_segment = x[q].segment;
+          } else {
+            store_words(p.out + x[q].segment, op.template finalize<Out>(acc));
+          }
+          acc = op.template identity<Acc>();
+        }
+      }
+    }
+  }
+  const block_carry_result<S> c = block_carry<Threads>(head_segment >= 0, acc, op.template identity<Acc>(), op, slots);
+  if (head_segment >= 0) store_words(p.out + head_segment, op.template finalize<Out>(op(c.before, head_part)));
+  if (t == 0) *ticket = 0;
+}
+
+// The checked form's test: the lowest segment s whose offsets[s], offsets[s + 1] are not
+// 0 <= offsets[s] <= offsets[s + 1] <= n, into *first_bad (which starts at ~0).
+template <class Off>
+__global__ void find_bad_segment(const Off* offsets, index_t segments, index_t n, unsigned long long* first_bad) {
+  const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
+  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < segments; s += stride) {
+    const index_t b = static_cast<index_t>(offsets[s]);
+    const index_t e = static_cast<index_t>(offsets[s + 1]);
+    if (b < 0 || e < b || e > n) atomicMin(first_bad, static_cast<unsigned long long>(s));
+  }
+}
+
+}  // namespace tally::detail

@@ -1,0 +1,277 @@
+// Segmented reduction over offsets: out[s] = op over in[offsets[s] .. offsets[s + 1]), for
+// s < num_segments, with num_segments + 1 offsets (any integer type; 32- and 64-bit are tested).
+//
+//   tally::segments_reducer<P, float> r;              // owns its workspace: no allocation per call
+//   r(d_in, d_offsets, S, d_out, stream);
+//   r(d_in, n, d_offsets, S, d_out, stream);          // checked: offsets tested against n first
+//   tally::reduce_segments(d_in, d_offsets, S, d_out);                          // default policy, sum
+//   tally::reduce_segments<P>(d_in, d_offsets, S, d_out, tally::op::arg_max{}, stream);
+//
+// P is a segments_policy (segments_policy.cuh); csr_matvec.cuh builds CSR SpMV on the same kernel.
+//   - The offsets stay on the device: no call reads them on the host or waits for them, except the
+//     checked form. Every segment length, 0 to beyond 2^31, is balanced within one launch (merge
+//     path, detail/segments_kernel.cuh; docs/segments.md).
+//   - Precondition of the unchecked form: offsets[0] <= offsets[1] <= ... <= offsets[S], every one a
+//     valid index of in. Offsets that break it give meaningless results, but nothing outside
+//     in[offsets[0], offsets[S]), out[0, S) and the offsets themselves is read or written.
+//   - The checked form takes n, the elements in `in`, tests 0 <= offsets[s] <= offsets[s + 1] <= n
+//     on the device, and throws tally::error naming the first bad segment before anything is written.
+//     It waits for that test (a stream synchronization), so it cannot be captured in a graph.
+//   - out[s] has the caller's type, as in reduce_rows: an empty segment gives the operator's identity
+//     (0, +-inf or the type's extremes, index -1 for arg_*); arg_min / arg_max report the index within
+//     the segment, and the lowest wins ties.
+//   - Errors throw tally::error before any work is queued: S < 0, a null offsets / out with S > 0, a
+//     null in with S > 0 (unchecked) or n > 0 (checked), n < 0, a pointer not aligned to its type.
+//   - Deterministic: the order of combination depends on the offsets and the device alone.
+//   - Asynchronous; the unchecked form is capturable in a CUDA graph once the reducer reserved.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include <tally/detail/device_cache.hpp>
+#include <tally/detail/reduction_checks.cuh>
+#include <tally/detail/segments_kernel.cuh>
+#include <tally/detail/workspace.hpp>
+#include <tally/error.hpp>
+#include <tally/policies/determinism.cuh>
+#include <tally/policies/op.cuh>
+#include <tally/segments_policy.cuh>
+
+namespace tally {
+
+namespace detail {
+
+template <class U>
+void check_segments_pointer(const U* p, bool needed, const char* what, const char* where, index_t segments) {
+  if (p == nullptr && needed)
+    throw error(std::string(where) + ": " + what + " pointer is null but num_segments = " + std::to_string(segments));
+  if (reinterpret_cast<std::uintptr_t>(p) % alignof(U) != 0)
+    throw error(std::string(where) + ": " + what + " pointer is not aligned to its type (" + std::to_string(alignof(U)) +
+                " bytes)");
+}
+
+// Argument checks of every segment entry point; no CUDA call. n < 0 means "not given" (unchecked).
+template <class T, class Off, class Out>
+void validate_segments(const T* in, const Off* offsets, index_t segments, const Out* out, const char* where,
+                       index_t n = -1, bool checked = false) {
+  static_assert(std::is_integral_v<Off>, "tally::reduce_segments: offsets must be of an integer type");
+  if (segments < 0) throw error(std::string(where) + ": num_segments = " + std::to_string(segments) + " is negative");
+  if (checked && n < 0) throw error(std::string(where) + ": n = " + std::to_string(n) + " is negative");
+  check_segments_pointer(offsets, segments > 0, "offsets", where, segments);
+  check_segments_pointer(out, segments > 0, "output", where, segments);
+  check_segments_pointer(in, checked ? segments > 0 && n > 0 : segments > 0, "input", where, segments);
+}
+
+// Argument checks of csr_matvec and segments_reducer::dot.
+template <class T, class Col, class Off, class Out>
+void validate_csr(const T* values, const Col* cols, const Off* offsets, index_t rows, const T* x, const Out* y) {
+  static_assert(std::is_integral_v<Col>, "tally::csr_matvec: column indices must be of an integer type");
+  constexpr const char* where = "tally::csr_matvec";
+  validate_segments(values, offsets, rows, y, where);
+  check_segments_pointer(cols, rows > 0, "column index", where, rows);
+  check_segments_pointer(x, rows > 0, "vector x", where, rows);
+}
+
+}  // namespace detail
+
+template <class P, class T, class Op = op::sum, class Determinism = determinism::run_to_run>
+class segments_reducer {
+ public:
+  using policy = P;
+  using input_type = T;
+  using accum_type = typename P::accum::template type<T>;
+  using state_type = typename Op::template state<accum_type>;
+
+  static_assert(detail::check_reduction<Op, T, accum_type, Determinism, P::fixed_order>());
+
+  explicit segments_reducer(Op op = Op{}) : op_(op), workspace_(where) {
+    const int device = workspace_.device();
+    sm_count_ = detail::sm_count(device, where);
+    programmatic_ = P::launch::programmatic && detail::compute_capability_major(device, where) >= 9;
+  }
+
+  int device() const { return workspace_.device(); }
+
+  // Workspace bytes of any call: a ticket, the checked form's flag and two entries a block of the
+  // largest resident grid. It depends on the device alone, not on n or the segments.
+  std::size_t workspace_bytes() const { return need().total; }
+
+  // Allocates the workspace. Call it before capturing a graph.
+  void reserve() { workspace_.reserve(workspace_bytes()); }
+
+  // out[s] = op over in[offsets[s] .. offsets[s + 1]).
+  template <class Off, class Out>
+  void operator()(const T* in, const Off* offsets, index_t segments, Out* out, cudaStream_t stream = 0) {
+    detail::validate_segments(in, offsets, segments, out, where);
+    workspace_.check_device();
+    if (segments == 0) return;
+    launch(plain(in), offsets, segments, out, workspace_.prepare(need(), stream), stream);
+  }
+
+  // The checked form: in holds n elements; throws naming the first segment whose offsets are not
+  // 0 <= offsets[s] <= offsets[s + 1] <= n, with out untouched. Synchronizes the stream.
+  template <class Off, class Out>
+  void operator()(const T* in, index_t n, const Off* offsets, index_t segments, Out* out, cudaStream_t stream = 0) {
+    detail::validate_segments(in, offsets, segments, out, where, n, true);
+    workspace_.check_device();
+    if (segments == 0) return;
+    void* ws = workspace_.prepare(need(), stream);
+    check_offsets(offsets, segments, n, ws, stream);
+    launch(plain(in), offsets, segments, out, ws, stream);
+  }
+
+  // y[s] = op over j in segment s of values[j] * x[cols[j]] (with op::sum: CSR y = A x).
+  // csr_matvec.cuh's entry point.
+  template <class Col, class Off, class Out>
+  void dot(const T* values, const Col* cols, const Off* offsets, index_t rows, const T* x, Out* y,
+           cudaStream_t stream = 0) {
+    detail::validate_csr(values, cols, offsets, rows, x, y);
+    workspace_.check_device();
+    if (rows == 0) return;
+    launch(csr(values, cols, x), offsets, rows, y, workspace_.prepare(need(), stream), stream);
+  }
+
+  // As operator() and dot with caller-provided workspace of at least workspace_bytes() bytes whose
+  // first 16 bytes (the ticket) are 0 when the call starts (cudaMemset); a call leaves them 0.
+  template <class Off, class Out>
+  void run(const T* in, const Off* offsets, index_t segments, Out* out, void* workspace, std::size_t workspace_size,
+           cudaStream_t stream) const {
+    detail::validate_segments(in, offsets, segments, out, where);
+    detail::check_workspace(workspace, workspace_size, need(), where, "a segmented reduction");
+    if (segments > 0) launch(plain(in), offsets, segments, out, workspace, stream);
+  }
+  template <class Col, class Off, class Out>
+  void run_dot(const T* values, const Col* cols, const Off* offsets, index_t rows, const T* x, Out* y, void* workspace,
+               std::size_t workspace_size, cudaStream_t stream) const {
+    detail::validate_csr(values, cols, offsets, rows, x, y);
+    detail::check_workspace(workspace, workspace_size, need(), dot_where, "a CSR matrix-vector product");
+    if (rows > 0) launch(csr(values, cols, x), offsets, rows, y, workspace, stream);
+  }
+
+  // What every call needs: [ticket: 16 bytes][first bad segment: 16 bytes][2 entries a block].
+  detail::workspace_need need() const {
+    return {ticket_bytes, entries_offset + 2 * static_cast<std::size_t>(max_blocks()) * sizeof(entry)};
+  }
+
+ private:
+  static constexpr const char* where = "tally::reduce_segments";
+  static constexpr const char* dot_where = "tally::csr_matvec";
+  static constexpr std::size_t ticket_bytes = 16;
+  static constexpr std::size_t entries_offset = 32;
+  using entry = detail::segment_entry<state_type>;
+
+  static detail::plain_elements<T> plain(const T* in) { return {in}; }
+  template <class Col>
+  static detail::csr_elements<T, Col, accum_type> csr(const T* values, const Col* cols, const T* x) {
+    return {values, cols, x};
+  }
+
+  // Resident blocks the grid may hold: threads a multiprocessor runs over threads a block.
+  int max_blocks() const {
+    const int per_sm = max_threads_per_sm(workspace_.device()) / P::threads;
+    return sm_count_ * (per_sm > 0 ? per_sm : 1);
+  }
+  static int max_threads_per_sm(int device) {
+    static std::atomic<int> cache[detail::max_devices] = {};
+    return detail::cached_per_device(cache, device, [](int d) {
+      int v = 0;
+      detail::check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, d), where,
+                         "cudaDeviceGetAttribute");
+      return v;
+    });
+  }
+
+  template <class Elements, class Off, class Out>
+  using kernel_types = detail::segments_types<typename P::launch, accum_type, Off, Out, Op, Elements>;
+
+  // Resident blocks of the kernel for these types, at most max_blocks().
+  template <class K>
+  int grid_blocks() const {
+    static std::atomic<int> cache[detail::max_devices] = {};
+    const int per_sm = detail::cached_per_device(cache, workspace_.device(), [](int) {
+      int blocks = 0;
+      detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                             &blocks, detail::segments_kernel<K, P::threads, P::items>, P::threads, 0),
+                         where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      return blocks > 0 ? blocks : 1;
+    });
+    const int blocks = sm_count_ * per_sm;
+    return blocks < max_blocks() ? blocks : max_blocks();
+  }
+
+  template <class Elements, class Off, class Out>
+  void launch(Elements elements, const Off* offsets, index_t segments, Out* out, void* workspace,
+              cudaStream_t stream) const {
+    using K = kernel_types<Elements, Off, Out>;
+    auto* bytes = static_cast<unsigned char*>(workspace);
+    detail::queue_kernel(detail::segments_kernel<K, P::threads, P::items>, grid_blocks<K>(), P::threads, 0, stream,
+                         programmatic_, where, typename K::args{offsets, segments, out, elements}, op_,
+                         reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes));
+  }
+
+  // The checked form's test, on the stream; throws naming the first bad segment.
+  template <class Off>
+  void check_offsets(const Off* offsets, index_t segments, index_t n, void* workspace, cudaStream_t stream) const {
+    auto* first_bad = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(workspace) + ticket_bytes);
+    detail::check_cuda(cudaMemsetAsync(first_bad, 0xff, sizeof(*first_bad), stream), where, "cudaMemsetAsync");
+    const index_t blocks = segments / 256 + 1 < 4 * index_t{sm_count_} ? segments / 256 + 1 : 4 * index_t{sm_count_};
+    detail::queue_kernel(detail::find_bad_segment<Off>, blocks, 256, 0, stream, false, where, offsets, segments, n,
+                         first_bad);
+    unsigned long long bad = 0;
+    detail::check_cuda(cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream), where,
+                       "cudaMemcpyAsync");
+    detail::check_cuda(cudaStreamSynchronize(stream), where, "cudaStreamSynchronize");
+    if (bad == ~0ull) return;
+    Off pair[2] = {};
+    detail::check_cuda(cudaMemcpy(pair, offsets + bad, sizeof(pair), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
+    const std::string s = std::to_string(bad);
+    const std::string b = std::to_string(static_cast<index_t>(pair[0]));
+    const std::string e = std::to_string(static_cast<index_t>(pair[1]));
+    const std::string at = std::string(where) + ": segment " + s + " (offsets[" + s + "] = " + b + ", offsets[" +
+                           std::to_string(bad + 1) + "] = " + e + ")";
+    if (static_cast<index_t>(pair[0]) < 0) throw error(at + " begins before element 0");
+    if (pair[1] < pair[0]) throw error(at + " ends before it begins: offsets must not decrease");
+    throw error(at + " ends beyond n = " + std::to_string(n));
+  }
+
+  Op op_{};
+  detail::device_workspace workspace_;
+  int sm_count_ = 0;
+  bool programmatic_ = false;  // launch with PDL: the policy asks for it and the device has it
+};
+
+// One-off segmented reduction with policy P: workspace from the stream-ordered pool.
+template <class P, class T, class Off, class Out, class Op = op::sum>
+void reduce_segments(const T* in, const Off* offsets, index_t segments, Out* out, Op op = Op{}, cudaStream_t stream = 0) {
+  detail::validate_segments(in, offsets, segments, out, "tally::reduce_segments");
+  if (segments == 0) return;
+  segments_reducer<P, T, Op> r(op);
+  detail::with_pool_workspace(r.need(), stream, "tally::reduce_segments", [&](void* ws, std::size_t bytes) {
+    r.run(in, offsets, segments, out, ws, bytes, stream);
+  });
+}
+
+// The checked form, one-off (it synchronizes the stream to read the test's answer).
+template <class P, class T, class Off, class Out, class Op = op::sum>
+void reduce_segments(const T* in, index_t n, const Off* offsets, index_t segments, Out* out, Op op = Op{},
+                     cudaStream_t stream = 0) {
+  segments_reducer<P, T, Op> r(op);
+  r(in, n, offsets, segments, out, stream);
+}
+
+// The same with default_segments_policy<T, Op>.
+template <class T, class Off, class Out, class Op = op::sum>
+void reduce_segments(const T* in, const Off* offsets, index_t segments, Out* out, Op op = Op{}, cudaStream_t stream = 0) {
+  reduce_segments<default_segments_policy<T, Op>>(in, offsets, segments, out, op, stream);
+}
+template <class T, class Off, class Out, class Op = op::sum>
+void reduce_segments(const T* in, index_t n, const Off* offsets, index_t segments, Out* out, Op op = Op{},
+                     cudaStream_t stream = 0) {
+  reduce_segments<default_segments_policy<T, Op>>(in, n, offsets, segments, out, op, stream);
+}
+
+}  // namespace tally

@@ -1,0 +1,51 @@
+// segments_policy: the composition reduce_segments and csr_matvec take (reduce_segments.cuh).
+//
+// Segments are balanced by merge path (docs/segments.md): the S segment ends and the n elements form
+// one merged sequence of S + n items, and every block of a resident grid takes an equal share of it,
+// in tiles of Threads * Items items staged through shared memory, where each thread walks Items
+// consecutive items. An end closes a segment, an element folds into the open one; so a block's work
+// is the same whether its share holds one segment of a billion elements or a million empty ones.
+//
+//   Threads  threads a block (a multiple of 32, at most 1024)
+//   Items    merged items a thread walks a tile; odd, so that threads walking Items consecutive
+//            4-byte elements of shared memory hit different banks
+//   Accum    the accumulator (accum.cuh)
+//   Launch   the launch policy (launch.cuh)
+//
+// The order of every combination depends on (offsets, S, grid) alone: fixed_order is true.
+// default_segments_policy<T, Op>: 256 threads, 9 items for 4-byte elements and 7 for wider ones, the
+// default accumulator of reduce and reduce_rows, launched with PDL.
+#pragma once
+#include <string>
+
+#include <tally/default_policy.cuh>
+#include <tally/policies/accum.cuh>
+#include <tally/policies/launch.cuh>
+#include <tally/policies/op.cuh>
+
+namespace tally {
+
+template <int Threads = 256, int Items = 17, class Accum = accum::native, class Launch = launch::pdl>
+struct segments_policy {
+  static_assert(Threads >= 32 && Threads <= 1024 && Threads % 32 == 0,
+                "tally segments_policy: Threads must be a multiple of 32 between 32 and 1024");
+  static_assert(Items >= 1 && Items <= 32, "tally segments_policy: Items must be between 1 and 32");
+  static_assert(accum::check_accum_policy<Accum>());
+  static_assert(launch::check_launch_policy<Launch>());
+  static constexpr int threads = Threads;
+  static constexpr int items = Items;
+  using accum = Accum;
+  using launch = Launch;
+  static constexpr bool fixed_order = true;
+  template <class A> using with_accum = segments_policy<Threads, Items, A, Launch>;
+  template <class L> using with_launch = segments_policy<Threads, Items, Accum, L>;
+  // "merge_path<256x9>/native/pdl": for test output and benchmark names.
+  static std::string name() {
+    return "merge_path<" + std::to_string(Threads) + "x" + std::to_string(Items) + ">/" + Accum::name + "/" + Launch::name;
+  }
+};
+
+template <class T, class Op = op::sum>
+using default_segments_policy = segments_policy<256, sizeof(T) <= 4 ? 17 : 13, detail::default_accum<T, Op>, launch::pdl>;
+
+}  // namespace tally

@@ -1,0 +1,152 @@
+// reduce_segments: the rules (docs/testing.md). Other tile shapes (down to one item a thread, so that
+// segments cross many tiles and blocks), the checked form's errors with the output untouched,
+// offsets that break the unchecked precondition, graph capture, determinism, the one-off calls, a
+// segment longer than 2^31 and more than 2^31 elements in all.
+#include <string>
+#include <vector>
+
+#include "../common/argument_error.hpp"
+#include "support/segments.cuh"
+
+using namespace tally;
+using namespace tally::test;
+
+namespace {
+
+segment_layout mixed(index_t count) {
+  const index_t pick[] = {0, 1, 31, 32, 33, 1023, 1025, 5000};
+  return {offsets_of(draw_lengths(count, next_seed(), [&](std::mt19937_64& g) { return pick[g() % 8]; })), next_seed()};
+}
+
+template <class Out>
+std::vector<unsigned char> output_bytes(const device_buffer<Out>& out) {
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  return out.bytes();
+}
+
+}  // namespace
+
+TEST_CASE("segments: other tile shapes and accumulators") {
+  for (const auto& l : {mixed(3000), segment_layout{offsets_of({100000}), next_seed()},
+                        segment_layout{offsets_of(std::vector<index_t>(5000, 0)), next_seed()}}) {
+    const dataset<float> data(l.end(), l.seed);
+    const auto truth = host_segments_truth<float>(l);
+    check_segments<segments_policy<32, 1>, op::sum, float, int>(l, data, truth);
+    check_segments<segments_policy<32, 1>, op::arg_max, float, int>(l, data, truth);
+    check_segments<segments_policy<64, 3>, op::arg_min, float, index_t>(l, data, truth);
+    check_segments<segments_policy<256, 11, accum::wide>, op::sum, float, int>(l, data, truth);  // double out
+    check_segments<segments_policy<1024, 5, accum::native, launch::stream_ordered>, op::max, float, int>(l, data, truth);
+  }
+}
+
+TEST_CASE("segments: deterministic, and a reducer reused across layouts and streams") {
+  const segment_layout a = mixed(20000), b = mixed(300);
+  const dataset<float> da(a.end(), a.seed), db(b.end(), b.seed);
+  const auto oa = upload<int>(a.offsets);
+  const auto ob = upload<int>(b.offsets);
+  device_buffer<float> out1(static_cast<std::size_t>(a.segments())), out2(static_cast<std::size_t>(a.segments()));
+  device_buffer<float> small(static_cast<std::size_t>(b.segments()));
+  cudaStream_t stream;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  segments_reducer<default_segments_policy<float>, float> r;
+  r(da.data(), oa.get(), a.segments(), out1.get(), stream);
+  r(db.data(), ob.get(), b.segments(), small.get(), stream);
+  r(da.data(), oa.get(), a.segments(), out2.get(), stream);
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK(out1.bytes() == out2.bytes());
+  device_buffer<float> once(static_cast<std::size_t>(a.segments()));
+  reduce_segments(da.data(), oa.get(), a.segments(), once.get(), op::sum{}, stream);  // one-off, pool workspace
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK(once.bytes() == out1.bytes());
+  TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("segments: graph capture") {
+  const segment_layout l = mixed(5000);
+  const dataset<float> data(l.end(), l.seed);
+  const auto offsets = upload<index_t>(l.offsets);
+  device_buffer<arg<float>> direct(static_cast<std::size_t>(l.segments())), graphed(static_cast<std::size_t>(l.segments()));
+  segments_reducer<default_segments_policy<float, op::arg_max>, float, op::arg_max> r;
+  r(data.data(), offsets.get(), l.segments(), direct.get());
+  r.reserve();
+  cudaStream_t stream;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  r(data.data(), offsets.get(), l.segments(), graphed.get(), stream);
+  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int k = 0; k < 3; ++k) TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK(graphed.bytes() == output_bytes(direct));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("segments: the checked form names the first bad segment and leaves the output untouched") {
+  const dataset<float> data(100, next_seed());
+  device_buffer<float> out(4);
+  out.poison();
+  const auto before = out.bytes();
+  const auto error_for = [&](std::vector<index_t> offsets, index_t n) {
+    const auto d = upload<int>(offsets);
+    return argument_error_of([&] { reduce_segments(data.data(), n, d.get(), 4, out.get()); });
+  };
+  std::string e = error_for({0, 10, 5, 20, 30}, 100);
+  CHECK(contains(e, "tally::reduce_segments: segment 1 (offsets[1] = 10, offsets[2] = 5) ends before it begins"));
+  e = error_for({0, 10, 20, 120, 30}, 100);
+  CHECK(contains(e, "segment 2 (offsets[2] = 20, offsets[3] = 120) ends beyond n = 100"));
+  e = error_for({-3, 10, 20, 30, 40}, 100);
+  CHECK(contains(e, "segment 0 (offsets[0] = -3, offsets[1] = 10) begins before element 0"));
+  CHECK(error_for({0, 10, 20, 30, 100}, 100).empty());
+  CHECK(out.bytes() != before);  // the good call wrote
+  out.poison();
+  CHECK(!error_for({0, 50, 40, 30, 100}, 100).empty());
+  CHECK(out.bytes() == before);
+
+  // Argument errors, before anything is queued.
+  const auto d = upload<int>({0, 1, 2, 3, 4});
+  CHECK(contains(argument_error_of([&] { reduce_segments(data.data(), d.get(), -1, out.get()); }), "num_segments = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { reduce_segments(data.data(), d.get(), 4, static_cast<float*>(nullptr)); }),
+                 "output pointer is null but num_segments = 4"));
+  CHECK(contains(argument_error_of([&] { reduce_segments(static_cast<const float*>(nullptr), d.get(), 4, out.get()); }),
+                 "input pointer is null"));
+  CHECK(contains(argument_error_of([&] { reduce_segments(data.data(), static_cast<const int*>(nullptr), 4, out.get()); }),
+                 "offsets pointer is null"));
+  CHECK(contains(argument_error_of([&] { reduce_segments(data.data(), -5, d.get(), 4, out.get()); }), "n = -5 is negative"));
+  CHECK(argument_error_of([&] { reduce_segments(static_cast<const float*>(nullptr), d.get(), 0, static_cast<float*>(nullptr)); }).empty());
+}
+
+TEST_CASE("segments: offsets that break the unchecked precondition stay in bounds") {
+  // Decreasing offsets and an end past the data: results are meaningless, but the kernel must end
+  // and touch nothing outside [offsets[0], offsets[S]) and out[0, S) (compute-sanitizer's memcheck
+  // run checks the reads).
+  const dataset<float> data(64, next_seed());
+  for (const std::vector<index_t>& o : {std::vector<index_t>{0, 40, 3, 60, 10, 64}, std::vector<index_t>{30, 2, 2, 1, 0, 10},
+                                         std::vector<index_t>{64, 0, 0, 0, 0, 0}}) {
+    const auto d = upload<int>(o);
+    device_buffer<float> out(6);
+    out.poison();
+    segments_reducer<segments_policy<32, 1>, float> r;
+    r(data.data(), d.get(), 5, out.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(device_buffer<float>::all_bytes(out.read(5)));
+  }
+  CHECK(data.changed() == 0);
+}
+
+TEST_CASE("segments: a segment longer than 2^31 and more than 2^31 elements in all") {
+  const index_t big = (index_t{1} << 31) + 11;
+  if (big + 2000 > max_test_size()) return;
+  const segment_layout l{offsets_of({5, big, 0, 1025, 3}), next_seed()};
+  const dataset<float> data(l.end(), l.seed);
+  const auto truth = host_segments_truth<float>(l);
+  check_segments<default_segments_policy<float>, op::sum, float, index_t>(l, data, truth);
+  check_segments<default_segments_policy<float, op::arg_max>, op::arg_max, float, index_t>(l, data, truth);
+  std::vector<index_t> many(2100000, 1000);  // 2.1e9 elements in segments of 1000, int64 offsets
+  const segment_layout m{offsets_of(many), next_seed()};
+  const dataset<int> ints(m.end(), m.seed);
+  check_segments<default_segments_policy<int, op::max>, op::max, int, index_t>(m, ints, host_segments_truth<int>(m));
+}

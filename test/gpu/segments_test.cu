@@ -1,0 +1,103 @@
+// reduce_segments and csr_matvec: every operator on float, double and int32, 32- and 64-bit offsets,
+// the length mixes of the issue (0/1/31/32/33/1023/1025, uniform, power law, all empty, one segment)
+// against the host reference and CUB's DeviceSegmentedReduce.
+#include <random>
+#include <vector>
+
+#include "support/segments.cuh"
+
+using namespace tally;
+using namespace tally::test;
+
+namespace {
+
+// Lengths of the issue's mix: 0, 1, 31, 32, 33, 1023 and 1025, in random order.
+std::vector<index_t> mixed_lengths(index_t count, std::uint64_t seed) {
+  const index_t pick[] = {0, 1, 31, 32, 33, 1023, 1025};
+  return draw_lengths(count, seed, [&](std::mt19937_64& g) { return pick[g() % 7]; });
+}
+
+// Pareto(alpha) lengths, capped.
+std::vector<index_t> power_law_lengths(index_t count, std::uint64_t seed, double alpha, index_t cap) {
+  return draw_lengths(count, seed, [&](std::mt19937_64& g) {
+    const double u = (static_cast<double>(g() >> 11) + 0.5) * 0x1p-53;
+    return std::min<index_t>(cap, static_cast<index_t>(std::pow(u, -1.0 / alpha)) - 1);
+  });
+}
+
+template <class T, class Off>
+void every_op(const segment_layout& l, bool with_cub) {
+  const dataset<T> data(l.end(), l.seed);
+  const auto truth = host_segments_truth<T>(l);
+  using Acc = typename segments_reducer<default_segments_policy<T>, T>::accum_type;
+  std::vector<Acc> sums;
+  std::vector<cub::KeyValuePair<int, T>> arg_max;
+  if (with_cub) {
+    const auto offsets = upload<Off>(l.offsets);
+    sums = cub_segment_sums<Acc>(data.data(), offsets.get(), l.segments());
+    arg_max = cub_segment_arg_max(data.data(), offsets.get(), l.segments());
+  }
+  check_segments<default_segments_policy<T>, op::sum, T, Off>(l, data, truth, sums);
+  check_segments<default_segments_policy<T, op::min>, op::min, T, Off>(l, data, truth);
+  check_segments<default_segments_policy<T, op::max>, op::max, T, Off>(l, data, truth);
+  check_segments<default_segments_policy<T, op::arg_min>, op::arg_min, T, Off>(l, data, truth);
+  check_segments<default_segments_policy<T, op::arg_max>, op::arg_max, T, Off>(l, data, truth, arg_max);
+}
+
+std::vector<segment_layout> layouts() {
+  std::vector<segment_layout> out;
+  const auto add = [&](std::vector<index_t> lengths, index_t base = 0) {
+    out.push_back({offsets_of(lengths, base), next_seed()});
+  };
+  add(mixed_lengths(5000, next_seed()));
+  add(mixed_lengths(3, next_seed()), 17);  // a base past element 0
+  add(draw_lengths(200000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(1 + g() % 8); }));
+  add(draw_lengths(20000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 129); }));
+  add(power_law_lengths(20000, next_seed(), 0.6, index_t{1} << 22));
+  add(std::vector<index_t>(1000, 0));                  // all empty
+  add({(index_t{1} << 20) + 7});                       // one segment
+  add({0});                                            // one empty segment
+  add({1});
+  std::vector<index_t> spiky = draw_lengths(100000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 5); });
+  spiky[777] = index_t{1} << 22;                       // one long among many short
+  add(spiky);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("segments: every operator on float, 32- and 64-bit offsets, against the host and CUB") {
+  for (const auto& l : layouts()) {
+    every_op<float, int>(l, true);
+    every_op<float, index_t>(l, false);
+  }
+}
+
+TEST_CASE("segments: double and int32") {
+  for (const auto& l : layouts()) {
+    every_op<double, index_t>(l, false);
+    every_op<int, int>(l, false);
+  }
+}
+
+TEST_CASE("segments: CSR matrix-vector product, float and double, 32- and 64-bit column indices") {
+  for (const auto& l : layouts()) {
+    const index_t ncols = 1 + static_cast<index_t>(l.seed % 5000);
+    const std::uint64_t col_seed = next_seed(), x_seed = next_seed();
+    std::vector<index_t> cols(static_cast<std::size_t>(l.end()));
+    for (index_t j = 0; j < l.end(); ++j) cols[j] = csr_col(col_seed, j, ncols);
+    const auto cols64 = upload<index_t>(cols);
+    const auto cols32 = upload<int>(cols);
+    std::vector<double> x(static_cast<std::size_t>(ncols));
+    const dataset<float> xf(ncols, x_seed);
+    const dataset<double> xd(ncols, x_seed);
+    for (index_t c = 0; c < ncols; ++c) x[c] = host_value(xf.at(c));
+    const dataset<float> af(l.end(), l.seed);
+    check_segments<default_segments_policy<float>, op::sum, float, index_t, int>(
+        l, af, host_segments_truth<float>(l, &x, col_seed), {}, xf.data(), cols64.get());
+    for (index_t c = 0; c < ncols; ++c) x[c] = host_value(xd.at(c));
+    const dataset<double> ad(l.end(), l.seed);
+    check_segments<default_segments_policy<double>, op::sum, double, int, int>(
+        l, ad, host_segments_truth<double>(l, &x, col_seed), {}, xd.data(), cols32.get());
+  }
+}
