@@ -259,6 +259,8 @@ void reduce_segments(const T* in, const Off* offsets, index_t segments, Out* out
 template <class P, class T, class Off, class Out, class Op = op::sum>
 void reduce_segments(const T* in, index_t n, const Off* offsets, index_t segments, Out* out, Op op = Op{},
                      cudaStream_t stream = 0) {
+  detail::validate_segments(in, offsets, segments, out, "tally::reduce_segments", n, true);
+  if (segments == 0) return;
   segments_reducer<P, T, Op> r(op);
   r(in, n, offsets, segments, out, stream);
 }

@@ -20,10 +20,16 @@
 
 namespace tally::test {
 
-// Offsets of segments with these lengths, starting at element `base`.
+// Offsets of segments with these lengths, starting at element `base`. Under TALLY_TEST_MAX_N (the
+// sanitizer runs) the layout is cut where its elements reach the cap: fewer segments, the last one
+// shorter.
 inline std::vector<index_t> offsets_of(const std::vector<index_t>& lengths, index_t base = 0) {
-  std::vector<index_t> o(lengths.size() + 1, base);
-  for (std::size_t s = 0; s < lengths.size(); ++s) o[s + 1] = o[s] + lengths[s];
+  std::vector<index_t> o(1, base);
+  for (std::size_t s = 0; s < lengths.size(); ++s) {
+    const index_t room = max_test_size() - o.back();
+    if (room <= 0 && s > 0) break;
+    o.push_back(o.back() + std::min(lengths[s], std::max<index_t>(room, 0)));
+  }
   return o;
 }
 
