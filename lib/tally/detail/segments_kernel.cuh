@@ -1,20 +1,27 @@
 // The segment kernel: merge path over segment ends and elements, one launch (docs/segments.md).
 //
 // The merged sequence. End s (segment s's end, e_s = offsets[s + 1] - offsets[0]) comes before
-// element j iff e_s <= j, so end s sits at position s + e_s, and the first d items hold the ends s
-// with s + e_s < d: a prefix of the ends, since s + e_s grows with s. Nothing about the split is
-// planned on the host: every block reads offsets[0] and offsets[S], so n stays on the device.
+// element j iff e_s <= j, so end s sits at item s + e_s, and the first d items hold the ends s with
+// s + e_s < d: a prefix of the ends, since s + e_s grows with s. Nothing is planned on the host:
+// every block reads offsets[0] and offsets[S], so n stays on the device.
 //
-// A block. Block b of G takes items [d0, d1), an equal share of the S + n, finds where its share
-// starts (ends_before: a search over the offsets in which every thread probes once a round), and
-// walks it in tiles of D = Threads * Items items:
-//   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight) and
-//      the block counts the tile's ends, Threads candidates a round (__syncthreads_count);
-//   2. elements and ends go to shared memory; thread t finds where item t * Items falls (a binary
-//      search in shared memory) and walks its Items items: an element folds into the open state, an
-//      end closes it. A segment that opens and closes within one thread is written at once;
+// Shares. Block b of G takes an equal share of the cost S * W + n (an end weighs W = end_weight
+// elements: it closes a segment and writes a result), so that a block of short segments and a block
+// inside a long one take about the same time. split_at_cost finds where the share starts and ends
+// (a search over the offsets in which every thread probes once a round): points (i, j) of the merge
+// path, i ends and j elements. The block walks its items from one to the other in tiles of
+// D = Threads * Items items:
+//   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
+//      next tile's while this one is walked) and the block counts the tile's ends k, the first
+//      2 * Threads candidates with one barrier; m = D - k elements remain;
+//   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
+//      otherwise elements and ends go to shared memory, thread t takes element positions
+//      [t * Items, (t + 1) * Items), finds the ends before them (a binary search in shared memory),
+//      and walks them: an element folds into the open state, an end at its position closes it (and
+//      further ends there close empty segments). A segment that opens and closes within one thread
+//      is written at once;
 //   3. a segmented scan over the threads (block_carry) gives each thread the state of its first
-//      segment before its own items, and the state open at the tile's end, which the next tile
+//      segment before its own elements, and the state open at the tile's end, which the next tile
 //      starts from.
 // The share's first segment may have begun in an earlier block and the last may end in a later one:
 // the block leaves both states as entries (segments_items.cuh). The block that takes the last ticket
@@ -22,10 +29,10 @@
 // and writes the segments that crossed a share's edge. The order of every combination depends on the
 // offsets and G alone, so results are bit-identical run to run.
 //
-// Barriers: the tile loop, the rounds of the end count and the search depend on values uniform over
-// the block, so every thread meets every barrier. Offsets that break the precondition (decreasing, or
-// past the elements) give meaningless results but no access out of bounds: every element index is
-// clamped to [0, n), every segment index to [0, S), and every tile makes progress.
+// Barriers: the tile loop, the end count and the searches depend on values uniform over the block,
+// so every thread meets every barrier. Offsets that break the precondition (decreasing, or past the
+// elements) give meaningless results but no access out of bounds: every element index is clamped to
+// [0, n), every segment index to [0, S), and every tile makes progress.
 #pragma once
 #include <climits>
 #include <type_traits>
@@ -92,26 +99,40 @@ TALLY_DEVICE block_carry_result<S> block_carry(bool closes, S tail, S carry, Op 
 // The number of segment ends among the first d items of the merged sequence (d <= S + n), by a
 // search in which each thread probes one offset a round: log_Threads(S) rounds. Every thread calls
 // it and gets the answer.
+// Shares of the grid are weighed by cost: an end (closing a segment, writing a result) costs what
+// end_weight elements cost, so that a block of short segments and a block inside one long segment
+// take about the same time. Tiles still count items one for one.
+inline constexpr index_t end_weight = 8;
+
+// Where the block boundary at cost c falls: i ends (those with s * W + e_s < c) and j elements,
+// j = max(c - i * W, e_(i-1)), a point of the merge path (e_(i-1) <= j <= e_i). Every thread
+// calls it and gets the answer; each round every thread probes one offset: log_Threads(S) rounds.
 template <int Threads, class Off>
-TALLY_DEVICE index_t ends_before(const Off* offsets, index_t segments, index_t base, index_t n, index_t d) {
-  index_t lo = d - n > 0 ? d - n : 0;
-  index_t hi = d < segments ? d : segments;  // the answer is in [lo, hi]
+TALLY_DEVICE void split_at_cost(const Off* offsets, index_t segments, index_t base, index_t n, index_t c, index_t& i,
+                                index_t& j) {
+  index_t lo = 0;
+  index_t hi = lesser(segments, c / end_weight + 1);  // the answer is in [lo, hi]
   while (hi > lo) {
     const index_t span = hi - lo;
     const index_t step = span / Threads + (span % Threads != 0);
     const index_t s = lo + static_cast<index_t>(threadIdx.x) * step;
-    const bool before = s < hi && s + (static_cast<index_t>(offsets[s + 1]) - base) < d;
+    const bool before = s < hi && s * end_weight + (static_cast<index_t>(offsets[s + 1]) - base) < c;
     const index_t count = __syncthreads_count(before);  // probes 0 .. count-1 hold, the rest do not
-    if (step == 1) return lo + count;
+    if (step == 1) {
+      lo += count;
+      break;
+    }
     const index_t next_hi = lo + count * step;
     lo = count == 0 ? lo : lo + (count - 1) * step + 1;
     hi = next_hi < hi ? next_hi : hi;
   }
-  return lo;
+  i = lo;
+  const index_t previous_end = lesser(greater(static_cast<index_t>(offsets[i]) - base, 0), n);  // e_(i-1)
+  j = lesser(greater(c - i * end_weight, previous_end), n);
 }
 
-// Rounds of end candidates (Threads each) a tile prefetches with its elements: six cover tiles
-// whose segments average Items / 6 elements or more without waiting for a load.
+// Rounds of end candidates (Threads each) a tile prefetches with its elements: two cover tiles
+// whose segments average Items / 2 elements or more without waiting for a load.
 inline constexpr int prefetched_rounds = 2;
 
 // K: the call's types (segments_items.cuh).
@@ -142,16 +163,18 @@ __global__ void __launch_bounds__(Threads)
   const index_t base = static_cast<index_t>(p.offsets[0]);
   const index_t top = static_cast<index_t>(p.offsets[p.segments]) - base;
   const index_t n = top > 0 ? top : 0;
-  const index_t total = p.segments + n;
-  const index_t share = total / gridDim.x + (total % gridDim.x != 0);
-  const index_t d0 = lesser(static_cast<index_t>(blockIdx.x) * share, total);
-  const index_t d1 = lesser(d0 + share, total);
+  const index_t cost = p.segments * end_weight + n;
+  const index_t share = cost / gridDim.x + (cost % gridDim.x != 0);
+  const index_t c0 = lesser(static_cast<index_t>(blockIdx.x) * share, cost);
+  index_t i, j, i1, j1;
+  split_at_cost<Threads>(p.offsets, p.segments, base, n, c0, i, j);                      // where the share starts
+  split_at_cost<Threads>(p.offsets, p.segments, base, n, lesser(c0 + share, cost), i1, j1);  // and ends
+  const index_t d0 = i + j;  // the share in merged items: its tiles count one an item
+  const index_t d1 = i1 + j1 > d0 ? i1 + j1 : d0;
 
-  index_t i = ends_before<Threads>(p.offsets, p.segments, base, n, d0);  // segment open at the tile start
-  index_t j = d0 - i;                                                     // its next element
   const index_t head = i;
   bool head_open = true;  // the head segment has not closed in this share
-  index_t begin = lesser(greater(static_cast<index_t>(p.offsets[i]) - base, 0), n);  // of segment i
+  index_t begin = lesser(greater(static_cast<index_t>(p.offsets[i]) - base, 0), n);  // of segment i, the open one
   S carry = op.template identity<Acc>();  // the open segment's state over the share so far
 
   // The next tile's elements and first prefetched_rounds * Threads end candidates (as positions
