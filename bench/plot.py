@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns a benchmark program's JSON (--benchmark_out=FILE --benchmark_out_format=json) into PNGs.
 
-    python3 bench/plot.py bench/results/<gpu>[_quick|_ladder|_rows|_transpose].json --out bench/results/
+    python3 bench/plot.py bench/results/<gpu>[_quick|_ladder|_rows|_transpose|_segments].json --out bench/results/
 
 The rows' prefix says which program wrote them (bench/run.sh reduce|rows|transpose), and the PNGs
 are named after the GPU in the JSON context (gpu_name):
@@ -14,6 +14,8 @@ are named after the GPU in the JSON context (gpu_name):
   rows/       tally_bench_rows: <gpu>_rows.png, GB/s per shape (float and double row sums) for
               tally's default, CUB's DeviceSegmentedReduce and cuBLAS gemv, the forced tally
               strategies as small markers, the read ceiling dashed
+  segments/   tally_bench_segments: <gpu>_segments.png, GB/s per distribution, a panel per job
+              and type, tally's default against CUB / cuSPARSE, other tile shapes as ticks
   transpose/  tally_bench_transpose: <gpu>_transpose.png, one panel per element type and size, a bar
               per method (GB/s = (read + write) / time), the D2D copy dashed, cuBLAS geam and
               tally's default layout highlighted
@@ -201,19 +203,57 @@ def plot_transpose(context, medians, out):
     return [save(fig, os.path.join(out, f"{bench_json.gpu_prefix(context)}_transpose.png"), 120)]
 
 
+def plot_segments(context, medians, out):
+    """tally_bench_segments: GB/s per distribution, one panel per job and type (float sums, float and
+    double SpMV): tally's default against CUB / cuSPARSE (and reduce_rows where segments have one
+    length), the other tile shapes as small markers, the read ceiling dashed."""
+    data = bench_json.rows(medians, "segments")
+    if not data:
+        return []
+    panels = {}
+    for (type_, job, lib, dist), fields in data.items():
+        if "GBps" in fields:
+            panels.setdefault((job, type_), {}).setdefault(dist, {})[lib] = fields["GBps"]
+    colors = {"tally_default": "tab:blue", "cub_segmented": "tab:orange", "tally_rows": "tab:purple",
+              "cusparse_alg1": "tab:green", "cusparse_alg2": "tab:olive"}
+    keys = sorted(panels)
+    fig, axes = plt.subplots(len(keys), 1, figsize=(11, 4.2 * len(keys)), squeeze=False)
+    for ax, key in zip(axes.flat, keys):
+        dists = list(panels[key])
+        libs = [lib for lib in colors if any(lib in panels[key][d] for d in dists)]
+        width = 0.8 / max(1, len(libs))
+        for k, lib in enumerate(libs):
+            xs = [i + (k - (len(libs) - 1) / 2) * width for i in range(len(dists))]
+            ys = [panels[key][d].get(lib, 0) for d in dists]
+            ax.bar(xs, ys, width, color=colors[lib], label=lib)
+        for i, d in enumerate(dists):
+            for lib, v in panels[key][d].items():
+                if lib.startswith("tally_") and lib not in colors:
+                    ax.plot(i, v, "k_", markersize=10)
+        draw_ceiling(ax, context)
+        ax.set_xticks(range(len(dists)))
+        ax.set_xticklabels(dists, fontsize=8, rotation=15)
+        ax.set_ylabel("GB/s")
+        ax.set_title(f"{key[1]} {key[0]} (black ticks: other tile shapes)")
+        ax.legend(fontsize=8, loc="upper left")
+    fig.suptitle(f"tally segments on {context.get('gpu_name_raw', bench_json.gpu_prefix(context))}")
+    fig.tight_layout()
+    return [save(fig, os.path.join(out, f"{bench_json.gpu_prefix(context)}_segments.png"), 110)]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("json", help="JSON output of tally_bench, tally_bench_rows or tally_bench_transpose")
+    parser.add_argument("json", help="JSON output of tally_bench, tally_bench_rows, tally_bench_transpose or tally_bench_segments")
     parser.add_argument("--out", default=".", help="directory for the PNGs")
     args = parser.parse_args()
 
     context, medians = bench_json.load(args.json)
     os.makedirs(args.out, exist_ok=True)
     written = []
-    for plot in (plot_reduce, plot_rows, plot_transpose):
+    for plot in (plot_reduce, plot_rows, plot_transpose, plot_segments):
         written += plot(context, medians, args.out)
     if not written:
-        sys.exit(f"plot.py: no reduce/, rows/ or transpose/ rows with a GBps counter in {args.json}")
+        sys.exit(f"plot.py: no reduce/, rows/, transpose/ or segments/ rows with a GBps counter in {args.json}")
     for p in written:
         print(p)
 

@@ -305,8 +305,8 @@ void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std:
   rows.push_back({type, "spmv", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
 }
 
-// Before timing: every row's output agrees with its distribution's first baseline (values are
-// +-[0.5, 1): a sum of L of them rounds by far less than 1e-3 * sqrt-free L in float).
+// Before timing: every row's output agrees with its distribution's first baseline, within
+// 1e-4 relative plus 1e-5 * the longest segment (values are +-[0.5, 1)).
 void sanity_check(const std::vector<algorithm_row>& rows, const std::vector<std::size_t>& lengths_of) {
   std::vector<double> reference;
   std::string key;
@@ -353,7 +353,6 @@ int run(int argc, char** argv) {
     keep.push_back(data);
     std::printf("| %s | %lld | %lld | %.0f |\n", d.name.c_str(), static_cast<long long>(data->segments),
                 static_cast<long long>(data->n), 4e-6 * static_cast<double>(data->n + 2 * data->segments));
-    const std::size_t before = rows.size();
     if (spmv) {
       add_spmv_rows<float>(rows, d, data, stream);
       add_spmv_rows<double>(rows, d, data, stream);
@@ -362,7 +361,6 @@ int run(int argc, char** argv) {
     }
     const std::size_t l = static_cast<std::size_t>(*std::max_element(lengths.begin(), lengths.end()));
     longest.resize(rows.size(), l);
-    (void)before;
   };
   for (const distribution& d : sum_distributions()) add(d, false);
   for (const distribution& d : spmv_distributions()) add(d, true);
@@ -383,11 +381,12 @@ int run(int argc, char** argv) {
   std::vector<timed_row> timed;
   for (const algorithm_row& a : rows) {
     if (!a.baseline && !std::regex_search(a.name(), keep_re)) continue;
+    // Calls per batch (about batch_seconds) and batches per repetition (about target_ms) from one probe.
     timed_call probe(a.prepare(), 1, stream);
     const double call = std::max(probe.measure(), 1e-6);
-    timed_row t{a.name(), a.prepare, std::clamp(static_cast<int>(std::lround(batch_seconds / call)), 1, 50),
-                std::clamp<std::int64_t>(std::llround(target_ms * 1e-3 / (call * std::clamp(static_cast<int>(std::lround(batch_seconds / call)), 1, 50))), 3, 100),
-                a.bytes, {}, {}};
+    const int calls = std::clamp(static_cast<int>(std::lround(batch_seconds / call)), 1, 50);
+    const std::int64_t batches = std::clamp<std::int64_t>(std::llround(target_ms * 1e-3 / (call * calls)), 3, 100);
+    timed_row t{a.name(), a.prepare, calls, batches, a.bytes, {}, {}};
     if (!a.baseline) {
       const std::string prefix = "segments/" + a.type + "/" + a.job + "/";
       if (a.job == "sum") {
@@ -403,7 +402,8 @@ int run(int argc, char** argv) {
   const results store = run_rows(timed, env, cl.benchmark_args());
 
   std::printf("\nSegments on %s (GB/s; read ceiling %.0f GB/s)\n", env.device().name.c_str(), env.ceiling().read_GBps);
-  std::printf("| type | job | distribution | tally | baseline(s) | ratio | %% ceiling |\n|---|---|---|---|---|---|---|\n");
+  std::printf("| type | job | distribution | tally | GB/s | baselines (GB/s) | vs best baseline | %% ceiling |\n"
+              "|---|---|---|---|---|---|---|---|\n");
   for (const algorithm_row& a : rows) {
     if (a.baseline) continue;
     const auto mine = store.median(a.name());
@@ -417,8 +417,8 @@ int run(int argc, char** argv) {
         base += b.lib + " " + std::to_string(std::lround(a.bytes / *m * 1e-9)) + " ";
         if (b.lib != "tally_rows" && (!best || *m < *best)) best = *m;
       }
-    std::printf("| %s | %s | %s | %ld | %s| %.3f | %.1f |\n", a.type.c_str(), a.job.c_str(), a.dist.c_str(),
-                std::lround(a.bytes / *mine * 1e-9), base.c_str(), best ? *best / *mine : 0.0,
+    std::printf("| %s | %s | %s | %s | %ld | %s| %.3f | %.1f |\n", a.type.c_str(), a.job.c_str(), a.dist.c_str(),
+                a.lib.c_str(), std::lround(a.bytes / *mine * 1e-9), base.c_str(), best ? *best / *mine : 0.0,
                 100.0 * a.bytes / *mine * 1e-9 / env.ceiling().read_GBps);
   }
   return 0;
