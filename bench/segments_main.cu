@@ -4,8 +4,9 @@
 //
 // Rows are named segments/<type>/<job>/<lib>/<distribution>:
 //   job   sum (reduce_segments) | spmv (y = A x)
-//   lib   cub_segmented | tally_default | tally_rows (reduce_rows on the same buffer, where every
-//         segment has one length) | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
+//   lib   cub_segmented | tally_default | tally_begin_end (the begin / end form over the same
+//         segments) | tally_rows (reduce_rows on the same buffer, where every segment has one length)
+//         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
 // Distributions: the issue's table (uniform 1-8, 64, 0-128, 1000, 1-65536; power law; one long
 // segment among short ones; three long ones) for sums; uniform and power-law rows for SpMV.
 // Counters (harness.hpp): GBps = bytes / time with bytes = the values read, the offsets read
@@ -215,6 +216,16 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
   };
   rows.push_back({"float", "sum", "cub_segmented", d.name, true, bytes, cub_call, read(cub_call)});
   rows.push_back({"float", "sum", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
+  // The begin / end form on the same segments (begins = offsets, ends = offsets + 1), as CUB reads them.
+  const auto begin_end_call = [data, stream] {
+    auto r = std::make_shared<tally::segments_reducer<tally::default_segments_policy<float>, float>>();
+    r->reserve(data->segments);
+    return launcher([data, r, stream](std::int64_t) {
+      const int* o = data->offsets.as<int>();
+      (*r)(data->values_f.as<float>(), o, o + 1, data->segments, data->out.as<float>(), stream);
+    });
+  };
+  rows.push_back({"float", "sum", "tally_begin_end", d.name, false, bytes, begin_end_call, read(begin_end_call)});
   if (tiles) {
     const auto tile = [&](const char* lib, std::function<launcher()> call) {
       rows.push_back({"float", "sum", lib, d.name, false, bytes, call, read(call)});

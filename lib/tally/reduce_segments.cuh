@@ -32,6 +32,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
 #include <tally/detail/device_cache.hpp>
 #include <tally/detail/reduction_checks.cuh>
 #include <tally/detail/segments_kernel.cuh>
@@ -124,6 +128,39 @@ class segments_reducer {
     launch(plain(in), offsets, segments, out, ws, stream);
   }
 
+  // Segments that need not be contiguous: out[s] = op over in[begins[s] .. ends[s]), empty where
+  // ends[s] <= begins[s] (as CUB's begin / end form). The running sum of the lengths goes to the
+  // workspace first (a scan on the stream), so the workspace grows with S: reserve(S) before capture.
+  template <class Off, class Out>
+  void operator()(const T* in, const Off* begins, const Off* ends, index_t segments, Out* out,
+                  cudaStream_t stream = 0) {
+    detail::validate_segments(in, begins, segments, out, where);
+    detail::check_segments_pointer(ends, segments > 0, "end offsets", where, segments);
+    workspace_.check_device();
+    if (segments == 0) return;
+    launch_gathered(in, begins, ends, segments, out, workspace_.prepare(need(begins, ends, segments), stream), stream);
+  }
+
+  // The checked begin / end form: in holds n elements; throws naming the first non-empty segment
+  // that begins before 0 or ends beyond n, with out untouched. Synchronizes the stream.
+  template <class Off, class Out>
+  void operator()(const T* in, index_t n, const Off* begins, const Off* ends, index_t segments, Out* out,
+                  cudaStream_t stream = 0) {
+    detail::validate_segments(in, begins, segments, out, where, n, true);
+    detail::check_segments_pointer(ends, segments > 0, "end offsets", where, segments);
+    workspace_.check_device();
+    if (segments == 0) return;
+    void* ws = workspace_.prepare(need(begins, ends, segments), stream);
+    check_ranges(begins, ends, segments, n, ws, stream);
+    launch_gathered(in, begins, ends, segments, out, ws, stream);
+  }
+
+  // Workspace bytes of a begin / end call over `segments` segments; reserve(segments) allocates it.
+  std::size_t workspace_bytes(index_t segments) const {
+    return need(static_cast<const index_t*>(nullptr), static_cast<const index_t*>(nullptr), segments).total;
+  }
+  void reserve(index_t segments) { workspace_.reserve(workspace_bytes(segments)); }
+
   // y[s] = op over j in segment s of values[j] * x[cols[j]] (with op::sum: CSR y = A x).
   // csr_matvec.cuh's entry point.
   template <class Col, class Off, class Out>
@@ -156,6 +193,13 @@ class segments_reducer {
   detail::workspace_need need() const {
     return {ticket_bytes, entries_offset + 2 * static_cast<std::size_t>(max_blocks()) * sizeof(entry)};
   }
+  // A begin / end call, after that: [the S + 1 virtual offsets][the scan's temporary storage].
+  template <class Off>
+  detail::workspace_need need(const Off* begins, const Off* ends, index_t segments) const {
+    const std::size_t virtual_offsets = round_up(need().total);
+    const std::size_t scan = round_up(virtual_offsets + (static_cast<std::size_t>(segments) + 1) * sizeof(index_t));
+    return {ticket_bytes, scan + scan_bytes(begins, ends, segments)};
+  }
 
  private:
   static constexpr const char* where = "tally::reduce_segments";
@@ -163,6 +207,38 @@ class segments_reducer {
   static constexpr std::size_t ticket_bytes = 16;
   static constexpr std::size_t entries_offset = 32;
   using entry = detail::segment_entry<state_type>;
+  static std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+  template <class Off>
+  static auto lengths(const Off* begins, const Off* ends) {
+    return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), detail::segment_length<Off>{begins, ends});
+  }
+  // Temporary bytes of the scan of `segments` lengths (a size query: no CUDA work).
+  template <class Off>
+  static std::size_t scan_bytes(const Off* begins, const Off* ends, index_t segments) {
+    std::size_t bytes = 0;
+    detail::check_cuda(cub::DeviceScan::InclusiveSum(nullptr, bytes, lengths(begins, ends), static_cast<index_t*>(nullptr),
+                                                     segments),
+                       where, "cub::DeviceScan::InclusiveSum (size)");
+    return bytes;
+  }
+
+  // The begin / end form: virtual offsets (0, then the running sum of the lengths), then the kernel
+  // over them, reading element k of segment s at in[begins[s] + k].
+  template <class Off, class Out>
+  void launch_gathered(const T* in, const Off* begins, const Off* ends, index_t segments, Out* out, void* workspace,
+                       cudaStream_t stream) const {
+    auto* bytes = static_cast<unsigned char*>(workspace);
+    const std::size_t voff_at = round_up(need().total);
+    const std::size_t scan_at = round_up(voff_at + (static_cast<std::size_t>(segments) + 1) * sizeof(index_t));
+    auto* voff = reinterpret_cast<index_t*>(bytes + voff_at);
+    std::size_t temp = scan_bytes(begins, ends, segments);
+    detail::check_cuda(cudaMemsetAsync(voff, 0, sizeof(index_t), stream), where, "cudaMemsetAsync");
+    detail::check_cuda(cub::DeviceScan::InclusiveSum(bytes + scan_at, temp, lengths(begins, ends), voff + 1, segments, stream),
+                       where, "cub::DeviceScan::InclusiveSum");
+    launch(detail::gathered_elements<T, Off>{in, begins}, static_cast<const index_t*>(voff), segments, out, workspace,
+           stream);
+  }
 
   static detail::plain_elements<T> plain(const T* in) { return {in}; }
   template <class Col>
@@ -238,6 +314,31 @@ class segments_reducer {
     throw error(at + " ends beyond n = " + std::to_string(n));
   }
 
+  // The checked begin / end form's test: the first non-empty segment outside [0, n).
+  template <class Off>
+  void check_ranges(const Off* begins, const Off* ends, index_t segments, index_t n, void* workspace,
+                    cudaStream_t stream) const {
+    auto* first_bad = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(workspace) + ticket_bytes);
+    detail::check_cuda(cudaMemsetAsync(first_bad, 0xff, sizeof(*first_bad), stream), where, "cudaMemsetAsync");
+    const index_t blocks = segments / 256 + 1 < 4 * index_t{sm_count_} ? segments / 256 + 1 : 4 * index_t{sm_count_};
+    detail::queue_kernel(detail::find_bad_range<Off>, blocks, 256, 0, stream, false, where, begins, ends, segments, n,
+                         first_bad);
+    unsigned long long bad = 0;
+    detail::check_cuda(cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream), where,
+                       "cudaMemcpyAsync");
+    detail::check_cuda(cudaStreamSynchronize(stream), where, "cudaStreamSynchronize");
+    if (bad == ~0ull) return;
+    Off b = 0, e = 0;
+    detail::check_cuda(cudaMemcpy(&b, begins + bad, sizeof(b), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
+    detail::check_cuda(cudaMemcpy(&e, ends + bad, sizeof(e), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
+    const std::string s = std::to_string(bad);
+    const std::string at = std::string(where) + ": segment " + s + " (begins[" + s + "] = " +
+                           std::to_string(static_cast<index_t>(b)) + ", ends[" + s + "] = " +
+                           std::to_string(static_cast<index_t>(e)) + ")";
+    if (static_cast<index_t>(b) < 0) throw error(at + " begins before element 0");
+    throw error(at + " ends beyond n = " + std::to_string(n));
+  }
+
   Op op_{};
   detail::device_workspace workspace_;
   int sm_count_ = 0;
@@ -265,6 +366,26 @@ void reduce_segments(const T* in, index_t n, const Off* offsets, index_t segment
   r(in, n, offsets, segments, out, stream);
 }
 
+// The begin / end forms, one-off (the checked one synchronizes the stream).
+template <class P, class T, class Off, class Out, class Op = op::sum>
+void reduce_segments(const T* in, const Off* begins, const Off* ends, index_t segments, Out* out, Op op = Op{},
+                     cudaStream_t stream = 0) {
+  detail::validate_segments(in, begins, segments, out, "tally::reduce_segments");
+  detail::check_segments_pointer(ends, segments > 0, "end offsets", "tally::reduce_segments", segments);
+  if (segments == 0) return;
+  segments_reducer<P, T, Op> r(op);
+  r(in, begins, ends, segments, out, stream);
+}
+template <class P, class T, class Off, class Out, class Op = op::sum>
+void reduce_segments(const T* in, index_t n, const Off* begins, const Off* ends, index_t segments, Out* out,
+                     Op op = Op{}, cudaStream_t stream = 0) {
+  detail::validate_segments(in, begins, segments, out, "tally::reduce_segments", n, true);
+  detail::check_segments_pointer(ends, segments > 0, "end offsets", "tally::reduce_segments", segments);
+  if (segments == 0) return;
+  segments_reducer<P, T, Op> r(op);
+  r(in, n, begins, ends, segments, out, stream);
+}
+
 // The same with default_segments_policy<T, Op>.
 template <class T, class Off, class Out, class Op = op::sum>
 void reduce_segments(const T* in, const Off* offsets, index_t segments, Out* out, Op op = Op{}, cudaStream_t stream = 0) {
@@ -274,6 +395,17 @@ template <class T, class Off, class Out, class Op = op::sum>
 void reduce_segments(const T* in, index_t n, const Off* offsets, index_t segments, Out* out, Op op = Op{},
                      cudaStream_t stream = 0) {
   reduce_segments<default_segments_policy<T, Op>>(in, n, offsets, segments, out, op, stream);
+}
+
+template <class T, class Off, class Out, class Op = op::sum>
+void reduce_segments(const T* in, const Off* begins, const Off* ends, index_t segments, Out* out, Op op = Op{},
+                     cudaStream_t stream = 0) {
+  reduce_segments<default_segments_policy<T, Op>>(in, begins, ends, segments, out, op, stream);
+}
+template <class T, class Off, class Out, class Op = op::sum>
+void reduce_segments(const T* in, index_t n, const Off* begins, const Off* ends, index_t segments, Out* out,
+                     Op op = Op{}, cudaStream_t stream = 0) {
+  reduce_segments<default_segments_policy<T, Op>>(in, n, begins, ends, segments, out, op, stream);
 }
 
 }  // namespace tally

@@ -154,3 +154,118 @@ TEST_CASE("segments: a segment longer than 2^31 and more than 2^31 elements in a
   const dataset<int> ints(m.end(), m.seed);
   check_segments<default_segments_policy<int, op::max>, op::max, int, index_t>(m, ints, host_segments_truth<int>(m));
 }
+
+namespace {
+
+// Host truth of begin / end segments over data set `seed`: fold_truth with the index in the segment.
+std::vector<row_truth> ranges_truth(const std::vector<index_t>& b, const std::vector<index_t>& e, std::uint64_t seed) {
+  std::vector<row_truth> out(b.size());
+  for (std::size_t s = 0; s < b.size(); ++s)
+    for (index_t j = b[s]; j < e[s]; ++j) out[s] = fold_truth(out[s], host_value(value_at<float>(seed, j)), 0.0, j - b[s]);
+  return out;
+}
+
+template <class P, class Op, class Off, class Out>
+void check_ranges(const dataset<float>& data, const std::vector<index_t>& b, const std::vector<index_t>& e,
+                  const std::vector<row_truth>& truth) {
+  const auto db = upload<Off>(b);
+  const auto de = upload<Off>(e);
+  const index_t S = static_cast<index_t>(b.size());
+  device_buffer<Out> out(static_cast<std::size_t>(S + 1));
+  out.poison();
+  segments_reducer<P, float, Op> r;
+  r(data.data(), db.get(), de.get(), S, out.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<Out> got(static_cast<std::size_t>(S + 1));
+  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), got.size() * sizeof(Out), cudaMemcpyDeviceToHost));
+  INFO("policy " << P::name() << ", op " << std::string(Op::name) << ", " << S << " begin/end segments");
+  index_t bad = 0;
+  for (index_t s = 0; s < S && bad < 5; ++s) {
+    const index_t len = e[s] > b[s] ? e[s] - b[s] : 0;
+    bool ok;
+    if constexpr (std::is_same_v<Op, op::sum>) {
+      ok = std::fabs(static_cast<long double>(got[s]) - truth[s].sum) <=
+           segment_additions(len, P::threads, P::items) * unit_roundoff<float>() * truth[s].abs_sum;
+    } else {
+      ok = len == 0 ? got[s].index == -1 : got[s].value == truth[s].max && got[s].index == truth[s].arg_max;
+    }
+    if (!ok) {
+      ++bad;
+      FAIL_CHECK("segment " << s << " [" << b[s] << ", " << e[s] << "): tally " << show(got[s]) << ", host sum "
+                            << static_cast<double>(truth[s].sum) << ", max " << truth[s].max << " at " << truth[s].arg_max);
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(device_buffer<Out>::all_bytes(got[static_cast<std::size_t>(S)]));
+}
+
+}  // namespace
+
+TEST_CASE("segments: begin / end offsets (not contiguous, overlapping, out of order, end < begin empty)") {
+  const index_t n = capped(300000);
+  const dataset<float> data(n, next_seed());
+  std::mt19937_64 g(next_seed());
+  const index_t pick[] = {0, 1, 31, 32, 33, 1023, 1025, 5000};
+  std::vector<index_t> b(4000), e(4000);
+  for (std::size_t s = 0; s < b.size(); ++s) {
+    const index_t len = std::min<index_t>(pick[g() % 8], n);
+    b[s] = static_cast<index_t>(g() % static_cast<std::uint64_t>(n - len + 1));
+    e[s] = g() % 9 == 0 ? b[s] - 1 - static_cast<index_t>(g() % 5) : b[s] + len;  // some end below their begin
+  }
+  const auto truth = ranges_truth(b, e, data.seed());
+  check_ranges<default_segments_policy<float>, op::sum, int, float>(data, b, e, truth);
+  check_ranges<default_segments_policy<float, op::arg_max>, op::arg_max, index_t, arg<float>>(data, b, e, truth);
+  check_ranges<segments_policy<32, 1>, op::sum, index_t, float>(data, b, e, truth);
+  check_ranges<segments_policy<64, 3>, op::arg_max, int, arg<float>>(data, b, e, truth);
+
+  // Contiguous segments given as begin / end take the same merge path: the same bits as the offsets form.
+  const segment_layout l = mixed(3000);
+  const dataset<float> d2(l.end(), l.seed);
+  const auto offsets = upload<int>(l.offsets);
+  device_buffer<float> by_offsets(static_cast<std::size_t>(l.segments())), by_ranges(static_cast<std::size_t>(l.segments()));
+  segments_reducer<default_segments_policy<float>, float> r;
+  r(d2.data(), offsets.get(), l.segments(), by_offsets.get());
+  r(d2.data(), offsets.get(), offsets.get() + 1, l.segments(), by_ranges.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(by_offsets.bytes() == by_ranges.bytes());
+
+  // Graph capture after reserve(S).
+  r.reserve(l.segments());
+  cudaStream_t stream;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  device_buffer<float> graphed(static_cast<std::size_t>(l.segments()));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  r(d2.data(), offsets.get(), offsets.get() + 1, l.segments(), graphed.get(), stream);
+  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
+  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+  CHECK(graphed.bytes() == by_offsets.bytes());
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(stream));
+  CHECK(data.changed() == 0);
+  CHECK(d2.changed() == 0);
+}
+
+TEST_CASE("segments: the checked begin / end form names the first bad segment") {
+  const dataset<float> data(100, next_seed());
+  device_buffer<float> out(3);
+  out.poison();
+  const auto before = out.bytes();
+  const auto error_for = [&](std::vector<index_t> b, std::vector<index_t> e) {
+    const auto db = upload<int>(b);
+    const auto de = upload<int>(e);
+    return argument_error_of([&] { reduce_segments(data.data(), 100, db.get(), de.get(), 3, out.get()); });
+  };
+  CHECK(contains(error_for({0, 50, -2}, {10, 120, 3}), "segment 1 (begins[1] = 50, ends[1] = 120) ends beyond n = 100"));
+  CHECK(contains(error_for({0, -7, 3}, {10, 20, 3}), "segment 1 (begins[1] = -7, ends[1] = 20) begins before element 0"));
+  CHECK(out.bytes() == before);
+  CHECK(error_for({0, -7, 90}, {10, -9, 100}).empty());  // an empty segment's offsets are not read
+  CHECK(contains(argument_error_of([&] {
+                   reduce_segments(data.data(), upload<int>({0}).get(), static_cast<const int*>(nullptr), 1, out.get());
+                 }),
+                 "end offsets pointer is null"));
+}

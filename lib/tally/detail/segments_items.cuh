@@ -2,6 +2,8 @@
 //
 //   plain_elements<T>            reduce_segments: element j is in[j]
 //   csr_elements<T, Col, Acc>    csr_matvec: element j is values[j] * x[cols[j]] in the accumulator type
+//   gathered_elements<T, Off>    reduce_segments over begin / end offsets: element k of segment s is
+//                                in[begins[s] + k]
 //   segments_args                one call: the offsets, the segment count, the output, the elements
 //   segment_entry<S>             a block's partial state of a segment that crosses its share's edge
 #pragma once
@@ -17,6 +19,7 @@ template <class T>
 struct plain_elements {
   using value = T;
   using raw = T;
+  static constexpr bool gathered = false;
   const T* in;
   struct cursor {
     const T* p;
@@ -29,6 +32,7 @@ struct plain_elements {
 template <class T, class Col, class Acc>
 struct csr_elements {
   using value = Acc;
+  static constexpr bool gathered = false;
   struct raw {
     T value;
     Col col;
@@ -44,6 +48,35 @@ struct csr_elements {
   TALLY_DEVICE cursor at(index_t j) const { return {values + j, cols + j}; }
   TALLY_DEVICE Acc finish(const raw& r) const {
     return static_cast<Acc>(r.value) * static_cast<Acc>(x[static_cast<index_t>(r.col)]);
+  }
+};
+
+// Segments given by begin and end offsets (not contiguous): the kernel runs over virtual offsets
+// (the running sum of the lengths) and reads element k of segment s at in[begins[s] + k].
+template <class T, class Off>
+struct gathered_elements {
+  using value = T;
+  using raw = T;
+  static constexpr bool gathered = true;
+  const T* in;
+  const Off* begins;
+  TALLY_DEVICE index_t start(index_t s) const { return static_cast<index_t>(begins[s]); }
+  TALLY_DEVICE T load(index_t real) const { return in[real]; }
+  struct cursor {
+    TALLY_DEVICE T operator[](int) const { return T{}; }
+  };
+  TALLY_DEVICE cursor at(index_t) const { return {}; }  // unused: gathered elements load in the walk
+  TALLY_DEVICE T finish(const T& r) const { return r; }
+};
+
+// The length of begin/end segment s, 0 where end < begin: the virtual offsets' increments.
+template <class Off>
+struct segment_length {
+  const Off* begins;
+  const Off* ends;
+  TALLY_HD index_t operator()(index_t s) const {
+    const index_t l = static_cast<index_t>(ends[s]) - static_cast<index_t>(begins[s]);
+    return l > 0 ? l : 0;
   }
 };
 

@@ -186,9 +186,11 @@ __global__ void __launch_bounds__(Threads)
     const int fz = static_cast<int>(lesser(D, d1 - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
     const auto src = p.elements.at(base + fj + t);
+    if constexpr (!K::elements::gathered) {
 #pragma unroll
-    for (int q = 0; q < Items; ++q)
-      if (t + q * Threads < favail) v[q] = p.elements.finish(src[q * Threads]);
+      for (int q = 0; q < Items; ++q)
+        if (t + q * Threads < favail) v[q] = p.elements.finish(src[q * Threads]);
+    }
 #pragma unroll
     for (int round = 0; round < prefetched_rounds; ++round) {
       const int r = round * Threads + t;
@@ -239,6 +241,12 @@ __global__ void __launch_bounds__(Threads)
     if (k == 0) {
       // The tile lies inside one segment: each thread folds its registers, and the block's states
       // meet in the scan. No shared-memory staging, no walk.
+      if constexpr (K::elements::gathered) {  // every element is in segment i
+        const index_t start = p.elements.start(i) + (j - begin);
+#pragma unroll
+        for (int q = 0; q < Items; ++q)
+          if (t + q * Threads < m) v[q] = p.elements.load(start + t + q * Threads);
+      }
       S acc = op.template identity<Acc>();
 #pragma unroll
       for (int q = 0; q < Items; ++q)
@@ -246,9 +254,11 @@ __global__ void __launch_bounds__(Threads)
       if (next_d < d1) fetch(i, j + m, next_d);
       carry = block_carry<Threads>(false, acc, carry, op, slots).total;
     } else {
+      if constexpr (!K::elements::gathered) {
 #pragma unroll
-      for (int q = 0; q < Items; ++q)
-        if (t + q * Threads < avail) elements[t + q * Threads] = v[q];
+        for (int q = 0; q < Items; ++q)
+          if (t + q * Threads < avail) elements[t + q * Threads] = v[q];
+      }
       if (t == 0) ends[k] = INT_MAX;
       if (next_d < d1) fetch(i + k, j + m, next_d);
       __syncthreads();
@@ -265,6 +275,10 @@ __global__ void __launch_bounds__(Threads)
       int next_end = ends[a];
       Out* const tile_out = p.out + i;
       index_t open_begin = a == 0 ? begin : j + ends[a - 1];
+      // Gathered elements: where the open segment's elements start in the input.
+      index_t open_start = 0;
+      if constexpr (K::elements::gathered)
+        if (i + a < p.segments && p0 < m) open_start = p.elements.start(i + a);
       S acc = op.template identity<Acc>();
       S head_part = acc;
       bool closes = false;
@@ -279,8 +293,16 @@ __global__ void __launch_bounds__(Threads)
             open_begin = j + pos;
             for (next_end = ends[++a]; next_end == pos; next_end = ends[++a])
               store_words(tile_out + a, op.template finalize<Out>(op.template identity<Acc>()));
+            if constexpr (K::elements::gathered)
+              if (pos < m && i + a < p.segments) open_start = p.elements.start(i + a);
           }
-          if (pos < m) acc = op(acc, op.template lift<Acc>(elements[pos], j + pos - open_begin));
+          if (pos < m) {
+            const index_t within = j + pos - open_begin;  // the element's index in its segment
+            if constexpr (K::elements::gathered)
+              acc = op(acc, op.template lift<Acc>(p.elements.load(open_start + within), within));
+            else
+              acc = op(acc, op.template lift<Acc>(elements[pos], within));
+          }
         }
 
       const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
@@ -354,6 +376,19 @@ __global__ void find_bad_segment(const Off* offsets, index_t segments, index_t n
     const index_t b = static_cast<index_t>(offsets[s]);
     const index_t e = static_cast<index_t>(offsets[s + 1]);
     if (b < 0 || e < b || e > n) atomicMin(first_bad, static_cast<unsigned long long>(s));
+  }
+}
+
+// The checked begin / end form's test: the lowest non-empty segment s (ends[s] > begins[s]) with
+// begins[s] < 0 or ends[s] > n, into *first_bad (which starts at ~0).
+template <class Off>
+__global__ void find_bad_range(const Off* begins, const Off* ends, index_t segments, index_t n,
+                               unsigned long long* first_bad) {
+  const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
+  for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < segments; s += stride) {
+    const index_t b = static_cast<index_t>(begins[s]);
+    const index_t e = static_cast<index_t>(ends[s]);
+    if (e > b && (b < 0 || e > n)) atomicMin(first_bad, static_cast<unsigned long long>(s));
   }
 }
 
