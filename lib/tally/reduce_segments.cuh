@@ -4,6 +4,7 @@
 //   tally::segments_reducer<P, float> r;              // owns its workspace: no allocation per call
 //   r(d_in, d_offsets, S, d_out, stream);
 //   r(d_in, n, d_offsets, S, d_out, stream);          // checked: offsets tested against n first
+//   r(d_in, d_begins, d_ends, S, d_out, stream);      // begin / end: segments in any order or overlap
 //   tally::reduce_segments(d_in, d_offsets, S, d_out);                          // default policy, sum
 //   tally::reduce_segments<P>(d_in, d_offsets, S, d_out, tally::op::arg_max{}, stream);
 //
@@ -22,8 +23,12 @@
 //     the segment, and the lowest wins ties.
 //   - Errors throw tally::error before any work is queued: S < 0, a null offsets / out with S > 0, a
 //     null in with S > 0 (unchecked) or n > 0 (checked), n < 0, a pointer not aligned to its type.
+//   - The begin / end form: segment s is in[begins[s] .. ends[s]), empty where ends[s] <= begins[s];
+//     segments may overlap and come in any order. A scan of the lengths (virtual offsets, S + 1 of
+//     them in the workspace) runs first; reserve(S) sizes the workspace for graph capture. Its checked
+//     form throws naming the first non-empty segment outside [0, n).
 //   - Deterministic: the order of combination depends on the offsets and the device alone.
-//   - Asynchronous; the unchecked form is capturable in a CUDA graph once the reducer reserved.
+//   - Asynchronous; the unchecked forms are capturable in a CUDA graph once the reducer reserved.
 #pragma once
 #include <atomic>
 #include <cstdint>

@@ -1,19 +1,22 @@
 // segments_policy: the composition reduce_segments and csr_matvec take (reduce_segments.cuh).
 //
 // Segments are balanced by merge path (docs/segments.md): the S segment ends and the n elements form
-// one merged sequence of S + n items, and every block of a resident grid takes an equal share of it,
-// in tiles of Threads * Items items staged through shared memory, where each thread walks Items
-// consecutive items. An end closes a segment, an element folds into the open one; so a block's work
-// is the same whether its share holds one segment of a billion elements or a million empty ones.
+// one merged sequence, and every block of a resident grid takes an equal share of its cost (an end
+// weighs 8 elements), in tiles of Threads * Items items staged through shared memory, where each
+// thread walks Items consecutive element positions. An end closes a segment, an element folds into
+// the open one; so a block's work is the same whether its share holds one segment of a billion
+// elements or a million empty ones.
 //
 //   Threads  threads a block (a multiple of 32, at most 1024)
-//   Items    merged items a thread walks a tile; odd, so that threads walking Items consecutive
-//            4-byte elements of shared memory hit different banks
+//   Items    element positions a thread walks a tile (a tile holds Threads * Items items); odd, so
+//            that threads walking Items consecutive 4-byte elements of shared memory hit different
+//            banks
 //   Accum    the accumulator (accum.cuh)
 //   Launch   the launch policy (launch.cuh)
 //
 // The order of every combination depends on (offsets, S, grid) alone: fixed_order is true.
-// default_segments_policy<T, Op>: 256 threads, 9 items for 4-byte elements and 7 for wider ones, the
+// default_segments_policy<T, Op>: 256 threads, 17 items for elements of up to 4 bytes and 13 for wider
+// ones (the largest odd counts whose tiles fit the 40 KB limit; docs/segments.md has the sweep), the
 // default accumulator of reduce and reduce_rows, launched with PDL.
 #pragma once
 #include <string>
