@@ -82,7 +82,7 @@ class reducer {
     const int device = workspace_.device();
     sm_count_ = detail::sm_count(device, where);
     blocks_per_sm_ = first_pass_blocks_per_sm(device);
-    programmatic_ = P::launch::programmatic && detail::compute_capability_major(device, where) >= 9;
+    programmatic_ = detail::programmatic_launch(P::launch::programmatic, device, where);
   }
 
   reduce_plan plan(index_t n) const { return plan_reduce<P, T>(n, sm_count_, blocks_per_sm_); }

@@ -18,7 +18,6 @@
 //   - Deterministic: the combination order depends on (M, N, ld, alignment, device) alone.
 //   - Asynchronous; capturable in a CUDA graph once the reducer has reserved its workspace.
 #pragma once
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -26,6 +25,7 @@
 #include <cuda_runtime_api.h>
 
 #include <tally/detail/device_cache.hpp>
+#include <tally/detail/pointer_checks.hpp>
 #include <tally/detail/reduction_checks.cuh>
 #include <tally/detail/rows_call.cuh>
 #include <tally/detail/workspace.hpp>
@@ -41,13 +41,6 @@ namespace detail {
 
 inline std::string rows_shape(index_t m, index_t n, index_t ld) {
   return "M = " + std::to_string(m) + ", N = " + std::to_string(n) + ", ld = " + std::to_string(ld);
-}
-
-template <class U>
-void check_aligned(const U* p, const char* what, const char* where) {
-  if (reinterpret_cast<std::uintptr_t>(p) % alignof(U) != 0)
-    throw error(std::string(where) + ": " + what + " pointer is not aligned to its type (" + std::to_string(alignof(U)) +
-                " bytes)");
 }
 
 // Argument checks of reduce_rows (x == nullptr and needs_x false) and matvec; no CUDA call.
@@ -77,12 +70,8 @@ bool rows_aligned16(const T* a, index_t ld, const T* x) {
 }
 
 inline int warps_per_sm(int device, const char* where) {
-  static std::atomic<int> cache[max_devices] = {};
-  return cached_per_device(cache, device, [where](int d) {
-    int v = 0;
-    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, d), where, "cudaDeviceGetAttribute");
-    return v / 32 > 0 ? v / 32 : 1;
-  });
+  const int warps = max_threads_per_sm(device, where) / 32;
+  return warps > 0 ? warps : 1;
 }
 
 }  // namespace detail
@@ -104,7 +93,7 @@ class rows_reducer {
     facts_.sm_count = detail::sm_count(device, where);
     facts_.warps_per_sm = detail::warps_per_sm(device, where);
     facts_.blocks_per_sm = rows::blocks_per_sm<strategy, types<state_type, detail::plain_rows>>(device);
-    programmatic_ = launch_policy::programmatic && detail::compute_capability_major(device, where) >= 9;
+    programmatic_ = detail::programmatic_launch(launch_policy::programmatic, device, where);
   }
 
   int device() const { return workspace_.device(); }

@@ -41,6 +41,15 @@ inline int sm_count(int device, const char* where) {
   });
 }
 
+inline int max_threads_per_sm(int device, const char* where) {
+  static std::atomic<int> cache[max_devices] = {};
+  return cached_per_device(cache, device, [where](int d) {
+    int v = 0;
+    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, d), where, "cudaDeviceGetAttribute");
+    return v;
+  });
+}
+
 inline int compute_capability_major(int device, const char* where) {
   static std::atomic<int> cache[max_devices] = {};
   return cached_per_device(cache, device, [where](int d) {
@@ -48,6 +57,11 @@ inline int compute_capability_major(int device, const char* where) {
     check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrComputeCapabilityMajor, d), where, "cudaDeviceGetAttribute");
     return v;
   });
+}
+
+// Whether a launch policy that asks for PDL (`asks`) gets it on `device`: compute capability 9.0 and up.
+inline bool programmatic_launch(bool asks, int device, const char* where) {
+  return asks && compute_capability_major(device, where) >= 9;
 }
 
 }  // namespace tally::detail
