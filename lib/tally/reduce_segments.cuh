@@ -31,7 +31,6 @@
 //   - Asynchronous; the unchecked forms are capturable in a CUDA graph once the reducer reserved.
 #pragma once
 #include <atomic>
-#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -42,6 +41,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <tally/detail/device_cache.hpp>
+#include <tally/detail/pointer_checks.hpp>
 #include <tally/detail/reduction_checks.cuh>
 #include <tally/detail/segments_kernel.cuh>
 #include <tally/detail/workspace.hpp>
@@ -58,9 +58,7 @@ template <class U>
 void check_segments_pointer(const U* p, bool needed, const char* what, const char* where, index_t segments) {
   if (p == nullptr && needed)
     throw error(std::string(where) + ": " + what + " pointer is null but num_segments = " + std::to_string(segments));
-  if (reinterpret_cast<std::uintptr_t>(p) % alignof(U) != 0)
-    throw error(std::string(where) + ": " + what + " pointer is not aligned to its type (" + std::to_string(alignof(U)) +
-                " bytes)");
+  check_aligned(p, what, where);
 }
 
 // Argument checks of every segment entry point; no CUDA call. n < 0 means "not given" (unchecked).
@@ -100,7 +98,7 @@ class segments_reducer {
   explicit segments_reducer(Op op = Op{}) : op_(op), workspace_(where) {
     const int device = workspace_.device();
     sm_count_ = detail::sm_count(device, where);
-    programmatic_ = P::launch::programmatic && detail::compute_capability_major(device, where) >= 9;
+    programmatic_ = detail::programmatic_launch(P::launch::programmatic, device, where);
   }
 
   int device() const { return workspace_.device(); }
@@ -253,17 +251,8 @@ class segments_reducer {
 
   // Resident blocks the grid may hold: threads a multiprocessor runs over threads a block.
   int max_blocks() const {
-    const int per_sm = max_threads_per_sm(workspace_.device()) / P::threads;
+    const int per_sm = detail::max_threads_per_sm(workspace_.device(), where) / P::threads;
     return sm_count_ * (per_sm > 0 ? per_sm : 1);
-  }
-  static int max_threads_per_sm(int device) {
-    static std::atomic<int> cache[detail::max_devices] = {};
-    return detail::cached_per_device(cache, device, [](int d) {
-      int v = 0;
-      detail::check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, d), where,
-                         "cudaDeviceGetAttribute");
-      return v;
-    });
   }
 
   template <class Elements, class Off, class Out>
@@ -294,28 +283,41 @@ class segments_reducer {
                          reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes));
   }
 
-  // The checked form's test, on the stream; throws naming the first bad segment.
-  template <class Off>
-  void check_offsets(const Off* offsets, index_t segments, index_t n, void* workspace, cudaStream_t stream) const {
+  // Runs test(first_bad, ...) over the segments on the stream and waits for its answer: the lowest
+  // bad segment, or ~0 when there is none. first_bad lives in the workspace, after the ticket.
+  template <class... Params, class... Args>
+  unsigned long long first_bad_segment(void (*test)(Params...), index_t segments, void* workspace, cudaStream_t stream,
+                                       Args... args) const {
     auto* first_bad = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(workspace) + ticket_bytes);
     detail::check_cuda(cudaMemsetAsync(first_bad, 0xff, sizeof(*first_bad), stream), where, "cudaMemsetAsync");
     const index_t blocks = segments / 256 + 1 < 4 * index_t{sm_count_} ? segments / 256 + 1 : 4 * index_t{sm_count_};
-    detail::queue_kernel(detail::find_bad_segment<Off>, blocks, 256, 0, stream, false, where, offsets, segments, n,
-                         first_bad);
+    detail::queue_kernel(test, blocks, 256, 0, stream, false, where, args..., segments, first_bad);
     unsigned long long bad = 0;
     detail::check_cuda(cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream), where,
                        "cudaMemcpyAsync");
     detail::check_cuda(cudaStreamSynchronize(stream), where, "cudaStreamSynchronize");
+    return bad;
+  }
+
+  // Element i of a device array, read back for an error message.
+  template <class Off>
+  static index_t offset_at(const Off* p, unsigned long long i) {
+    Off v{};
+    detail::check_cuda(cudaMemcpy(&v, p + i, sizeof(v), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
+    return static_cast<index_t>(v);
+  }
+
+  // The checked form's test; throws naming the first bad segment.
+  template <class Off>
+  void check_offsets(const Off* offsets, index_t segments, index_t n, void* workspace, cudaStream_t stream) const {
+    const unsigned long long bad = first_bad_segment(detail::find_bad_segment<Off>, segments, workspace, stream, offsets, n);
     if (bad == ~0ull) return;
-    Off pair[2] = {};
-    detail::check_cuda(cudaMemcpy(pair, offsets + bad, sizeof(pair), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
+    const index_t b = offset_at(offsets, bad), e = offset_at(offsets, bad + 1);
     const std::string s = std::to_string(bad);
-    const std::string b = std::to_string(static_cast<index_t>(pair[0]));
-    const std::string e = std::to_string(static_cast<index_t>(pair[1]));
-    const std::string at = std::string(where) + ": segment " + s + " (offsets[" + s + "] = " + b + ", offsets[" +
-                           std::to_string(bad + 1) + "] = " + e + ")";
-    if (static_cast<index_t>(pair[0]) < 0) throw error(at + " begins before element 0");
-    if (pair[1] < pair[0]) throw error(at + " ends before it begins: offsets must not decrease");
+    const std::string at = std::string(where) + ": segment " + s + " (offsets[" + s + "] = " + std::to_string(b) +
+                           ", offsets[" + std::to_string(bad + 1) + "] = " + std::to_string(e) + ")";
+    if (b < 0) throw error(at + " begins before element 0");
+    if (e < b) throw error(at + " ends before it begins: offsets must not decrease");
     throw error(at + " ends beyond n = " + std::to_string(n));
   }
 
@@ -323,24 +325,14 @@ class segments_reducer {
   template <class Off>
   void check_ranges(const Off* begins, const Off* ends, index_t segments, index_t n, void* workspace,
                     cudaStream_t stream) const {
-    auto* first_bad = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(workspace) + ticket_bytes);
-    detail::check_cuda(cudaMemsetAsync(first_bad, 0xff, sizeof(*first_bad), stream), where, "cudaMemsetAsync");
-    const index_t blocks = segments / 256 + 1 < 4 * index_t{sm_count_} ? segments / 256 + 1 : 4 * index_t{sm_count_};
-    detail::queue_kernel(detail::find_bad_range<Off>, blocks, 256, 0, stream, false, where, begins, ends, segments, n,
-                         first_bad);
-    unsigned long long bad = 0;
-    detail::check_cuda(cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream), where,
-                       "cudaMemcpyAsync");
-    detail::check_cuda(cudaStreamSynchronize(stream), where, "cudaStreamSynchronize");
+    const unsigned long long bad =
+        first_bad_segment(detail::find_bad_range<Off>, segments, workspace, stream, begins, ends, n);
     if (bad == ~0ull) return;
-    Off b = 0, e = 0;
-    detail::check_cuda(cudaMemcpy(&b, begins + bad, sizeof(b), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
-    detail::check_cuda(cudaMemcpy(&e, ends + bad, sizeof(e), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
+    const index_t b = offset_at(begins, bad), e = offset_at(ends, bad);
     const std::string s = std::to_string(bad);
-    const std::string at = std::string(where) + ": segment " + s + " (begins[" + s + "] = " +
-                           std::to_string(static_cast<index_t>(b)) + ", ends[" + s + "] = " +
-                           std::to_string(static_cast<index_t>(e)) + ")";
-    if (static_cast<index_t>(b) < 0) throw error(at + " begins before element 0");
+    const std::string at = std::string(where) + ": segment " + s + " (begins[" + s + "] = " + std::to_string(b) +
+                           ", ends[" + s + "] = " + std::to_string(e) + ")";
+    if (b < 0) throw error(at + " begins before element 0");
     throw error(at + " ends beyond n = " + std::to_string(n));
   }
 

@@ -8,7 +8,6 @@
 //   segment_entry<S>             a block's partial state of a segment that crosses its share's edge
 #pragma once
 #include <tally/policies/config.cuh>
-#include <tally/detail/launch.cuh>
 
 namespace tally::detail {
 

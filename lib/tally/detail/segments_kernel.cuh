@@ -35,7 +35,7 @@
 // [0, n), every segment index to [0, S), and every tile makes progress.
 #pragma once
 #include <climits>
-#include <type_traits>
+
 #include <tally/detail/last_block.cuh>
 #include <tally/detail/launch.cuh>
 #include <tally/detail/segments_items.cuh>
@@ -370,7 +370,7 @@ __global__ void __launch_bounds__(Threads)
 // The checked form's test: the lowest segment s whose offsets[s], offsets[s + 1] are not
 // 0 <= offsets[s] <= offsets[s + 1] <= n, into *first_bad (which starts at ~0).
 template <class Off>
-__global__ void find_bad_segment(const Off* offsets, index_t segments, index_t n, unsigned long long* first_bad) {
+__global__ void find_bad_segment(const Off* offsets, index_t n, index_t segments, unsigned long long* first_bad) {
   const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
   for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < segments; s += stride) {
     const index_t b = static_cast<index_t>(offsets[s]);
@@ -382,7 +382,7 @@ __global__ void find_bad_segment(const Off* offsets, index_t segments, index_t n
 // The checked begin / end form's test: the lowest non-empty segment s (ends[s] > begins[s]) with
 // begins[s] < 0 or ends[s] > n, into *first_bad (which starts at ~0).
 template <class Off>
-__global__ void find_bad_range(const Off* begins, const Off* ends, index_t segments, index_t n,
+__global__ void find_bad_range(const Off* begins, const Off* ends, index_t n, index_t segments,
                                unsigned long long* first_bad) {
   const index_t stride = static_cast<index_t>(gridDim.x) * blockDim.x;
   for (index_t s = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < segments; s += stride) {
