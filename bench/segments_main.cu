@@ -170,12 +170,17 @@ struct algorithm_row {
   std::string name() const { return "segments/" + type + "/" + job + "/" + lib + "/" + dist; }
 };
 
+// A row's result function: one call of what `make` prepares, then the distribution's output (type T).
 template <class T>
-std::vector<double> read_out(const device_buffer& out, std::int64_t count, cudaStream_t s) {
-  BENCH_CHECK(cudaStreamSynchronize(s));
-  std::vector<T> h(static_cast<std::size_t>(count));
-  BENCH_CHECK(cudaMemcpy(h.data(), out.get(), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  return {h.begin(), h.end()};
+std::function<std::vector<double>()> output_after_one_call(std::shared_ptr<segment_data> data,
+                                                           std::function<launcher()> make, cudaStream_t stream) {
+  return [data, make, stream] {
+    make()(0);
+    BENCH_CHECK(cudaStreamSynchronize(stream));
+    std::vector<T> h(static_cast<std::size_t>(data->segments));
+    BENCH_CHECK(cudaMemcpy(h.data(), data->out.get(), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    return std::vector<double>(h.begin(), h.end());
+  };
 }
 
 template <class P>
@@ -208,12 +213,7 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
     });
   };
   const auto tally_call = tally_sum_call<tally::default_segments_policy<float>>(data, stream);
-  const auto read = [data, stream](std::function<launcher()> make) {
-    return [data, stream, make] {
-      make()(0);
-      return read_out<float>(data->out, data->segments, stream);
-    };
-  };
+  const auto read = [&](std::function<launcher()> make) { return output_after_one_call<float>(data, make, stream); };
   rows.push_back({"float", "sum", "cub_segmented", d.name, true, bytes, cub_call, read(cub_call)});
   rows.push_back({"float", "sum", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
   // The begin / end form on the same segments (begins = offsets, ends = offsets + 1), as CUB reads them.
@@ -303,12 +303,7 @@ void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std:
       r->dot(values, data->col_index.as<int>(), data->offsets.as<int>(), data->segments, x, data->out.as<T>(), stream);
     });
   };
-  const auto read = [data, stream](std::function<launcher()> make) {
-    return [data, stream, make] {
-      make()(0);
-      return read_out<T>(data->out, data->segments, stream);
-    };
-  };
+  const auto read = [&](std::function<launcher()> make) { return output_after_one_call<T>(data, make, stream); };
   const auto alg1 = cusparse_call<T>(data, CUSPARSE_SPMV_CSR_ALG1, stream);
   const auto alg2 = cusparse_call<T>(data, CUSPARSE_SPMV_CSR_ALG2, stream);
   rows.push_back({type, "spmv", "cusparse_alg1", d.name, true, bytes, alg1, read(alg1)});
