@@ -156,6 +156,8 @@ TALLY_C_ALL_REDUCTIONS(u32, uint32_t, std::uint32_t)
 TALLY_C_ALL_REDUCTIONS(u64, uint64_t, std::uint64_t)
 TALLY_C_ALL_REDUCTIONS(f32, float, float)
 TALLY_C_ALL_REDUCTIONS(f64, double, double)
+TALLY_C_REDUCTION(reproducible_sum_f32, reproducible_sum, float, float, float, float)
+TALLY_C_REDUCTION(reproducible_sum_f64, reproducible_sum, double, double, double, double)
 TALLY_C_FLOAT16_REDUCTIONS(f16, __half)
 TALLY_C_FLOAT16_REDUCTIONS(bf16, __nv_bfloat16)
 

@@ -14,17 +14,42 @@
 
 namespace tally::detail {
 
-template <class T, class Op>
-using default_reducer = reducer<default_reduce_policy<T, Op>, T, Op>;
+// The entries of tally.hpp: an operator of op:: with its default policy, or reproducible_sum (op::sum
+// with accum::reproducible).
+namespace entry {
+using op::arg_max;
+using op::arg_min;
+using op::max;
+using op::min;
+using op::sum;
+struct reproducible_sum {};
+}  // namespace entry
+
+template <class T, class Entry>
+struct entry_of {
+  using policy = default_reduce_policy<T, Entry>;
+  using op = Entry;
+};
+template <class T>
+struct entry_of<T, entry::reproducible_sum> {
+  using policy = typename default_reduce_policy<T>::template with_accum<accum::reproducible>;
+  using op = op::sum;
+};
+
+template <class T, class Entry>
+using default_reducer = reducer<typename entry_of<T, Entry>::policy, T, typename entry_of<T, Entry>::op>;
 
 // The operations tally.hpp offers on element type T.
 template <class T>
-using ops_of = std::conditional_t<is_16bit_float<T>, type_list<op::sum, op::min, op::max>,
-                                  type_list<op::sum, op::min, op::max, op::arg_min, op::arg_max>>;
+using ops_of = std::conditional_t<
+    is_16bit_float<T>, type_list<op::sum, op::min, op::max>,
+    std::conditional_t<std::is_floating_point_v<T>,
+                       type_list<op::sum, op::min, op::max, op::arg_min, op::arg_max, entry::reproducible_sum>,
+                       type_list<op::sum, op::min, op::max, op::arg_min, op::arg_max>>>;
 
 template <class T, class... Ops>
 std::size_t largest_workspace(type_list<Ops...>) {
-  static_assert((default_reduce_policy<T, Ops>::grid::finishes_in_last_block && ...),
+  static_assert((entry_of<T, Ops>::policy::grid::finishes_in_last_block && ...),
                 "device_reducer sizes its workspace once, at construction: that needs a grid policy whose "
                 "partials do not grow with n (grid::resident or grid::resident_pdl)");
   // With a resident grid the workspace grows with n up to one partial per resident block, so the
@@ -40,10 +65,11 @@ std::size_t workspace_bound() {
 }
 
 // A one-off reduction: workspace from the stream-ordered pool (tally::reduce).
-template <class Op, class T, class Out>
+template <class Entry, class T, class Out>
 void reduce_once(const char* where, const T* in, index_t n, Out* out, cudaStream_t stream) {
   validate_reduce(in, n, out, where);  // first, so that argument errors name the public function alone
-  naming(where, [&] { reduce<default_reduce_policy<T, Op>>(in, n, out, Op{}, stream); });
+  using E = entry_of<T, Entry>;
+  naming(where, [&] { reduce<typename E::policy>(in, n, out, typename E::op{}, stream); });
 }
 
 // Throws unless self is a live device_reducer (not moved from).
@@ -78,10 +104,10 @@ void reduce_into(const char* where, device_reducer_impl* self, const T* in, inde
 // The public function OP on element type T, and its device_reducer twin. Used inside namespace tally.
 #define TALLY_DEFINE_REDUCTION(OP, T, OUT)                                                        \
   void OP(const T* in, index_t n, OUT* out, cudaStream_t stream) {                                \
-    detail::reduce_once<op::OP>("tally::" #OP, in, n, out, stream);                               \
+    detail::reduce_once<detail::entry::OP>("tally::" #OP, in, n, out, stream);                    \
   }                                                                                               \
   void device_reducer::OP(const T* in, index_t n, OUT* out, cudaStream_t stream) {                \
-    detail::reduce_into<op::OP>("tally::device_reducer::" #OP, impl_.get(), in, n, out, stream); \
+    detail::reduce_into<detail::entry::OP>("tally::device_reducer::" #OP, impl_.get(), in, n, out, stream); \
   }
 
 // Every operation on T (results of type T, arg<T> for arg_min / arg_max), and T's workspace bound.
@@ -92,6 +118,9 @@ void reduce_into(const char* where, device_reducer_impl* self, const T* in, inde
   TALLY_DEFINE_REDUCTION(arg_min, T, arg<T>) \
   TALLY_DEFINE_REDUCTION(arg_max, T, arg<T>) \
   template std::size_t detail::workspace_bound<T>();
+
+// The reproducible sum of a float or double type.
+#define TALLY_DEFINE_REPRODUCIBLE_SUM(T) TALLY_DEFINE_REDUCTION(reproducible_sum, T, T)
 
 // A 16-bit floating type: sum, min and max with float results, and T's workspace bound.
 #define TALLY_DEFINE_FLOAT16_REDUCTIONS(T) \

@@ -16,6 +16,8 @@
  *   tally_sum / min / max / arg_min / arg_max_<t>(in, n, out, stream): one result for in[0, n);
  *     arg_* write {value, index}, the lowest index among equal extremes; n == 0 writes the identity
  *     (0, the type's largest or smallest value or +-infinity, index -1).
+ *   tally_reproducible_sum_<f32|f64>(in, n, out, stream): the sum whose bits depend on the multiset
+ *     of values alone (any GPU, grid or split of the input): tally::reproducible_sum.
  *   tally_row_sum / row_min / row_max / row_arg_min / row_arg_max_<t>(a, m, n, ld, out, stream): one
  *     result a row of the row-major m x n matrix a, leading dimension ld >= n (element (i, j) at
  *     a[i * ld + j]); row_arg_* write {value, column}.
@@ -98,6 +100,10 @@ tally_status tally_min_f64(const double* in, int64_t n, double* out, void* strea
 tally_status tally_max_f64(const double* in, int64_t n, double* out, void* stream);
 tally_status tally_arg_min_f64(const double* in, int64_t n, tally_arg_f64* out, void* stream);
 tally_status tally_arg_max_f64(const double* in, int64_t n, tally_arg_f64* out, void* stream);
+/* The reproducible sums (tally::reproducible_sum): the same bits for the same multiset of values on
+ * every GPU, grid and split of the input. */
+tally_status tally_reproducible_sum_f32(const float* in, int64_t n, float* out, void* stream);
+tally_status tally_reproducible_sum_f64(const double* in, int64_t n, double* out, void* stream);
 tally_status tally_sum_f16(const uint16_t* in, int64_t n, float* out, void* stream);
 tally_status tally_min_f16(const uint16_t* in, int64_t n, float* out, void* stream);
 tally_status tally_max_f16(const uint16_t* in, int64_t n, float* out, void* stream);
@@ -168,6 +174,8 @@ tally_status tally_reducer_min_f64(tally_reducer* reducer, const double* in, int
 tally_status tally_reducer_max_f64(tally_reducer* reducer, const double* in, int64_t n, double* out, void* stream);
 tally_status tally_reducer_arg_min_f64(tally_reducer* reducer, const double* in, int64_t n, tally_arg_f64* out, void* stream);
 tally_status tally_reducer_arg_max_f64(tally_reducer* reducer, const double* in, int64_t n, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_reproducible_sum_f32(tally_reducer* reducer, const float* in, int64_t n, float* out, void* stream);
+tally_status tally_reducer_reproducible_sum_f64(tally_reducer* reducer, const double* in, int64_t n, double* out, void* stream);
 tally_status tally_reducer_sum_f16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);
 tally_status tally_reducer_min_f16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);
 tally_status tally_reducer_max_f16(tally_reducer* reducer, const uint16_t* in, int64_t n, float* out, void* stream);

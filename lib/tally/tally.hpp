@@ -23,6 +23,11 @@
 //     arg_min, arg_max -> tally::arg<T> {value, index}: the lowest index among equal extremes
 //   T = __half, __nv_bfloat16:
 //     sum, min, max -> float (sums accumulate in float; min / max are exact)
+//   T = float, double:
+//     reproducible_sum -> T  (accum::reproducible: the same bits for the same multiset of values on
+//                            every GPU, grid and split of the input; the exact sum rounded once
+//                            unless elements span more than 2^56 (float) or 2^27 (double) in
+//                            magnitude; docs/numerics.md)
 //   For n == 0 the result is the identity: 0 for sum, the largest (min) or smallest (max) value of
 //   the type (+-infinity for floating types), and index -1 for arg_min / arg_max.
 // Row reductions of a row-major M x N matrix a with leading dimension ld >= N (element (i, j) at
@@ -88,6 +93,8 @@
   TALLY_ALL_OPS_(TALLY_REDUCTION_, , std::uint64_t)          \
   TALLY_ALL_OPS_(TALLY_REDUCTION_, , float)                  \
   TALLY_ALL_OPS_(TALLY_REDUCTION_, , double)                 \
+  TALLY_REDUCTION_(reproducible_sum, float, float)           \
+  TALLY_REDUCTION_(reproducible_sum, double, double)         \
   TALLY_VALUE_OPS_(TALLY_REDUCTION_, , __half, float)        \
   TALLY_VALUE_OPS_(TALLY_REDUCTION_, , __nv_bfloat16, float) \
   TALLY_ALL_OPS_(TALLY_ROWS_, row_, std::int32_t)            \

@@ -10,6 +10,10 @@
 //           float -> double; other types accumulate natively
 //   kahan   compensated sums (compensated.cuh): float, __half and __nv_bfloat16 in
 //           compensated<float>, double in compensated<double>; for op::sum of floating types only.
+//   reproducible  binned sums (binned.cuh): float, __half and __nv_bfloat16 in binned<float>,
+//           double in binned<double>; for op::sum of floating types only. The result depends on
+//           the multiset of elements alone (not the policy, grid, device or split of the input)
+//           and is the exact sum of all but bits far below the largest element, rounded once.
 //
 // Integer overflow: native integer sums wrap modulo 2^bits (two's complement, as CUB's; op::sum
 // adds signed states in the unsigned type, so the wrap is defined behaviour). wide sums int32 in
@@ -24,6 +28,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "binned.cuh"
 #include "compensated.cuh"
 #include "contract.cuh"
 
@@ -47,8 +52,18 @@ template <> struct compensate<__half> { using type = compensated<float>; };
 template <> struct compensate<__nv_bfloat16> { using type = compensated<float>; };
 template <> struct compensate<double> { using type = compensated<double>; };
 
+template <class T> struct bin {
+  static_assert(always_false<T>::value, "tally::accum::reproducible: reproducible sums are for float, double, __half and __nv_bfloat16");
+  using type = T;
+};
+template <> struct bin<float> { using type = binned<float>; };
+template <> struct bin<__half> { using type = binned<float>; };
+template <> struct bin<__nv_bfloat16> { using type = binned<float>; };
+template <> struct bin<double> { using type = binned<double>; };
+
 template <class Acc> struct value_of { using type = Acc; };
 template <class F> struct value_of<compensated<F>> { using type = F; };
+template <class F, int K> struct value_of<binned<F, K>> { using type = F; };
 }  // namespace detail
 
 template <class Acc>
@@ -69,6 +84,13 @@ struct wide {
 struct kahan {
   template <class T> using type = typename detail::compensate<T>::type;
   static constexpr const char* name = "kahan";
+};
+
+// Reproducible (binned) sums: about 8 double additions per element, free while the load is
+// memory-bound (docs/numerics.md has the accuracy).
+struct reproducible {
+  template <class T> using type = typename detail::bin<T>::type;
+  static constexpr const char* name = "reproducible";
 };
 
 namespace detail {

@@ -51,6 +51,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "binned.cuh"
 #include "config.cuh"
 #include "contract.cuh"
 #include "determinism.cuh"
@@ -421,6 +422,8 @@ custom_state<F, S, L> make_op(F f, S identity, L lift) { return {f, identity, li
 template <class Acc> struct is_exact<op::sum, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
 template <class Acc> struct is_exact<op::min, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
 template <class Acc> struct is_exact<op::max, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
+// binned sums add exactly (binned.cuh): the order of combination cannot change the bits.
+template <class Acc> struct is_exact<op::sum, Acc, std::enable_if_t<is_binned<Acc>::value>> : std::true_type {};
 template <class Acc> struct is_exact<op::arg_min, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
 template <class Acc> struct is_exact<op::arg_max, Acc, std::enable_if_t<std::is_integral_v<Acc>>> : std::true_type {};
 

@@ -1,0 +1,375 @@
+// binned<F, K>: a reproducible floating sum, the state accum::reproducible gives op::sum. Its value
+// depends on the multiset of the summed elements alone: not on their order, the grouping, the
+// policy, the grid, the device or how the input was split, since every element is cut into slices
+// on one fixed grid and each slice is added exactly. After Ahrens, Demmel and Nguyen, "Algorithms
+// for efficient reproducible floating point summation" (ACM TOMS 46(3), 2020), with bins held in
+// double for every input type.
+//
+// The grid. Bin j (j = 0 .. 52) holds integer multiples of 2^grid(j), grid(j) = 1006 - 40 j; bin 52
+// holds multiples of 2^-1074, the smallest subnormal double, and bin 0 holds values past DBL_MAX.
+// An element x belongs to the smallest j with |x| < 2^(grid(j) + 39) (its index). A state holds the
+// K consecutive bins index .. index + K - 1 (index = the index of the largest element seen) and
+// drops everything finer. An element is cut into its slices on those bins, each rounded to the
+// bin's grid: the slices depend on x and the grid alone, so the kept sum is the same whatever came
+// first. Bin k is the double 1.5 * 2^(grid + 52) + m_k 2^grid (so its ulp is 2^grid, and adding x to
+// it rounds x onto the grid: the slice is the difference) and carry[k] counts multiples of
+// 2^(grid + 50) moved out of it (renormalization, every 1024 additions, keeps the double in its
+// binade); both are exact integers, so adding two states is exact too.
+//
+// Per element: one conversion to double, 2K - 1 + K double additions, K integer ors (the slice of
+// x | 1 never ties, so rounding to nearest even cannot depend on what the bin holds), and a
+// compare. A lifted element is a state tagged single (room == single_tag) that holds x; the sum of
+// a state and a single deposits x, and the tag folds away wherever the element was just lifted.
+//
+// Accuracy (docs/numerics.md): the kept bins hold the exact sum of every element's bits at or
+// above 2^grid(index + K - 1), and the result is that sum rounded once to nearest (even). With K = 3
+// an element loses bits only when it is below 2^-56 of the largest |x| (float input) or 2^-27
+// (double input), and the error beyond that one rounding is at most n 2^-80 max|x|: float sums of
+// data spanning less than 2^56 in magnitude are correctly rounded. Subnormals add exactly.
+//
+// Special values: +-inf and NaN are kept apart as three flags; a NaN anywhere, or +inf and -inf
+// together, give NaN, one infinity alone gives it. A finite exact sum beyond the largest F rounds
+// to +-inf. -0 comes out as +0 (the exact sum of zeros is 0).
+//
+// Limits: a state takes any number of states and up to 2^31 renormalizations a bin (2^41 elements of
+// the largest magnitude its top bin holds).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda/std/bit>
+#include <cuda/std/limits>
+
+#include "config.cuh"
+
+// The rare paths (a new top bin, a renormalization, special values, states of different top bins,
+// the final rounding) are kept out of line: inlined, their code crowds the instruction cache of
+// kernels whose hot loop is a dozen instructions.
+#if defined(__CUDACC__) && !defined(TALLY_BINNED_INLINE_ALL)
+#define TALLY_BINNED_COLD __host__ __device__ __noinline__
+#else
+#define TALLY_BINNED_COLD TALLY_HD
+#endif
+
+namespace tally {
+
+template <class F, int K = 3>
+struct binned {
+  static_assert(std::is_same_v<F, float> || std::is_same_v<F, double>, "tally::binned<F>: F is float or double");
+  static_assert(K >= 2 && K <= 4, "tally::binned<F, K>: K (bins kept) is 2, 3 or 4");
+
+  static constexpr int width = 40;                    // bits between two bins' grids
+  static constexpr int top_grid = 1006;               // grid(0)
+  static constexpr int bins = 53;                     // grid(52) = -1074
+  static constexpr int lowest_index = bins - K;       // an empty state's index
+  static constexpr int endurance = 1 << (50 - width); // additions between renormalizations
+  static constexpr int top_scale = 64;                // bin 0 is kept scaled by 2^-64 (1.5 * 2^1058 is no double)
+  static constexpr std::int32_t single_tag = INT32_MIN;
+  enum : std::uint32_t { plus_inf = 1, minus_inf = 2, nan = 4 };
+
+  double bin[K];
+  std::int32_t carry[K];
+  std::int32_t index;    // global index of bin[0]
+  std::int32_t room;     // additions left before a renormalization; 0 forces the slow path
+  std::uint32_t special; // plus_inf | minus_inf | nan seen
+
+  binned() = default;  // trivial: a shuffle-able, shared-memory-able state
+
+  // One element (the operator's lift, and 0 for its identity): tagged, folded into a state later.
+  template <class U>
+  TALLY_HD explicit binned(const U& x) : bin{}, carry{}, index(0), room(single_tag), special(0) {
+    bin[0] = static_cast<double>(static_cast<F>(x));
+  }
+
+  // The state of no element.
+  TALLY_HD static binned empty() {
+    binned s;
+    s.index = lowest_index;
+    TALLY_UNROLL
+    for (int k = 0; k < K; ++k) {
+      s.bin[k] = base(lowest_index + k);
+      s.carry[k] = 0;
+    }
+    s.room = endurance;
+    s.special = 0;
+    return s;
+  }
+
+  // Adds one element x.
+  TALLY_HD void add(double x) {
+    if (room > 0 && biased_exponent(x) < 2068 - width * index) {
+      deposit<false>(x);
+      --room;
+    } else {
+      *this = added_slowly(*this, x);
+    }
+  }
+
+  // Adds another state: exact, so a + b == b + a and (a + b) + c == a + (b + c), bit for bit. A
+  // lifted element is deposited in line; two states meet out of line (the trees of a kernel call
+  // it a few times, and share its code).
+  TALLY_HD void merge(const binned& b) {
+    if (b.room == single_tag) return add(b.bin[0]);
+    *this = merged(*this, b);
+  }
+  TALLY_BINNED_COLD static binned merged(binned a, binned b) {
+    if (a.room == single_tag) {
+      const double x = a.bin[0];
+      a = b;
+      a.add(x);
+      return a;
+    }
+    a.renormalize();
+    b.renormalize();  // each bin then holds less than a quarter of its binade: their sum fits
+    if (b.index < a.index) a.raise_to(b.index);
+    a.fold_in(b);
+    a.special |= b.special;
+    a.room = 0;  // renormalize before the next addition
+    return a;
+  }
+
+  // The exact sum of the kept bits rounded once, to nearest even.
+  TALLY_HD F value() const;
+  TALLY_BINNED_COLD static F rounded(binned s);
+  template <class U>
+  TALLY_HD explicit operator U() const {
+    return static_cast<U>(value());
+  }
+
+  // --- the parts -------------------------------------------------------------------------------
+  TALLY_HD static std::uint64_t bits(double x) { return cuda::std::bit_cast<std::uint64_t>(x); }
+  TALLY_HD static double from_bits(std::uint64_t b) { return cuda::std::bit_cast<double>(b); }
+  TALLY_HD static int biased_exponent(double x) { return static_cast<int>((bits(x) >> 52) & 0x7ff); }
+  TALLY_HD static int grid(int j) { return top_grid - width * j; }
+  // 1.5 * 2^(grid(j) + 52), scaled by 2^-top_scale for bin 0: the empty bin j.
+  TALLY_HD static double base(int j) {
+    const int e = grid(j) + 52 - (j == 0 ? top_scale : 0);
+    return from_bits((static_cast<std::uint64_t>(e + 1023) << 52) | (std::uint64_t{1} << 51));
+  }
+  // x with the last bit of its significand set: rounded to a grid at least 4 ulps of x wide, it is
+  // never a tie, and it rounds as x does otherwise.
+  TALLY_HD static double odd(double x) { return from_bits(bits(x) | 1u); }
+
+  // The index of x (finite): the smallest j with |x| < 2^(grid(j) + 39), at most lowest_index.
+  TALLY_HD static int index_of(double x) {
+    const int e = biased_exponent(x);
+    const int bound = (e == 0 ? 1 : e) - 1022;  // |x| < 2^bound
+    const int j = (top_grid + width - 1 - bound) / width;
+    return j < lowest_index ? j : lowest_index;
+  }
+
+  // Cuts x into its slices on bins index .. index + K - 1 and adds each to its bin (index >= 1
+  // unless Scaled). The remainder below the last bin is rounded onto it.
+  template <bool Scaled>
+  TALLY_HD void deposit(double x) {
+    TALLY_UNROLL
+    for (int k = 0; k < K - 1; ++k) {
+      if (Scaled && k == 0) {  // slice 2^1024 of DBL_MAX is no double: the remainder too is taken scaled
+        const double xs = x * 0x1p-64;
+        const double s = bin[0] + odd(xs);
+        x = (xs + (bin[0] - s)) * 0x1p64;
+        bin[0] = s;
+      } else {
+        const double s = bin[k] + odd(x);
+        x += bin[k] - s;  // x minus its slice, exactly
+        bin[k] = s;
+      }
+    }
+    // The finest bin (grid 2^-1074) holds every double exactly: no rounding, and x | 1 would add.
+    bin[K - 1] += index == lowest_index ? x : odd(x);
+  }
+
+  // Moves multiples of 2^(grid + 50) out of each bin into its carry: the bins stay in their binade.
+  TALLY_HD void renormalize() {
+    TALLY_UNROLL
+    for (int k = 0; k < K; ++k) {
+      std::uint64_t b = bits(bin[k]);
+      carry[k] += static_cast<std::int32_t>((b >> 50) & 3) - 2;
+      b = (b & ~(std::uint64_t{3} << 50)) | (std::uint64_t{2} << 50);
+      bin[k] = from_bits(b);
+    }
+  }
+
+  // Everything add() does not do in its one compare: a single to unpack, a renormalization due,
+  // an infinity or NaN, an element above the top bin, the scaled bin 0.
+  TALLY_BINNED_COLD static binned added_slowly(binned s, double x) {
+    if (s.room == single_tag) {
+      const double first = s.bin[0];
+      s = empty();
+      s.add_checked(first);
+    }
+    s.add_checked(x);
+    return s;
+  }
+  TALLY_HD void add_checked(double x) {
+    if (!(x - x == 0.0)) {  // +-inf or NaN
+      special |= x != x ? nan : x > 0 ? plus_inf : minus_inf;
+      return;
+    }
+    if (room <= 0) {
+      renormalize();
+      room = endurance;
+    }
+    const int j = index_of(x);
+    if (j < index) raise_to(j);
+    if (index == 0) {
+      deposit<true>(x);
+      room = 0;  // bin 0 deposits stay on this path
+    } else {
+      deposit<false>(x);
+      --room;
+    }
+  }
+
+  // Makes j the top bin: bins shift down by index - j, the finest drop out.
+  TALLY_HD void raise_to(int j) {
+    binned r;
+    r.index = j;
+    TALLY_UNROLL
+    for (int k = 0; k < K; ++k) {
+      r.bin[k] = base(j + k);
+      r.carry[k] = 0;
+    }
+    r.fold_in(*this);
+    r.special = special;
+    r.room = room;
+    *this = r;
+  }
+
+  // Adds the bins of s (s.index >= index, both renormalized) to this state's bins of the same
+  // global index. One branch per shift, so that every index is a constant: a bin array indexed by
+  // a variable would put the state in local memory.
+  TALLY_HD void fold_in(const binned& s) {
+    const int shift = s.index - index;
+    TALLY_UNROLL
+    for (int d = 0; d < K; ++d) {
+      if (shift == d) {
+        TALLY_UNROLL
+        for (int k = d; k < K; ++k) {
+          bin[k] += s.bin[k - d] - base(index + k);  // both exact: the same grid and binade
+          carry[k] += s.carry[k - d];
+        }
+      }
+    }
+  }
+};
+
+template <class F, int K>
+TALLY_HD binned<F, K> operator+(binned<F, K> a, const binned<F, K>& b) {
+  a.merge(b);
+  return a;
+}
+
+template <class T> struct is_binned : std::false_type {};
+template <class F, int K> struct is_binned<binned<F, K>> : std::true_type {};
+
+namespace detail {
+
+// A signed integer of 4 64-bit words (two's complement, least significant first): the exact sum of
+// a state's bins, in units of its finest grid. Every word is named by a constant, so that it stays
+// in registers.
+struct wide_int {
+  std::uint64_t w[4];
+
+  TALLY_HD std::uint64_t word(int i) const { return i == 0 ? w[0] : i == 1 ? w[1] : i == 2 ? w[2] : i == 3 ? w[3] : 0; }
+
+  // += v * 2^shift (0 <= shift < 192).
+  TALLY_HD void add_shifted(std::int64_t v, int shift) {
+    const std::uint64_t sign = v < 0 ? ~std::uint64_t{0} : 0;
+    const int at = shift / 64, bit = shift % 64;
+    const std::uint64_t lo = static_cast<std::uint64_t>(v) << bit;
+    const std::uint64_t hi = bit == 0 ? sign : (static_cast<std::uint64_t>(v) >> (64 - bit)) | (sign << bit);
+    std::uint64_t c = 0;
+    TALLY_UNROLL
+    for (int i = 0; i < 4; ++i) {
+      const std::uint64_t part = i < at ? 0 : i == at ? lo : i == at + 1 ? hi : sign;
+      const std::uint64_t s = w[i] + part;
+      const std::uint64_t c1 = s < part;
+      w[i] = s + c;
+      c = c1 | (w[i] < s);
+    }
+  }
+  TALLY_HD bool negative() const { return (w[3] >> 63) != 0; }
+  TALLY_HD void negate() {
+    std::uint64_t c = 1;
+    TALLY_UNROLL
+    for (int i = 0; i < 4; ++i) {
+      w[i] = ~w[i] + c;
+      c = c && w[i] == 0;
+    }
+  }
+};
+
+// N * 2^scale rounded to nearest even as F (N in two's complement).
+template <class F>
+TALLY_HD F round_to(wide_int n, int scale) {
+  constexpr int digits = std::is_same_v<F, float> ? 24 : 53;
+  constexpr int min_exp = std::is_same_v<F, float> ? -126 : -1022;  // of the smallest normal
+  constexpr int max_exp = std::is_same_v<F, float> ? 127 : 1023;
+  const bool neg = n.negative();
+  if (neg) n.negate();
+  const int t = n.w[3] ? 3 : n.w[2] ? 2 : n.w[1] ? 1 : n.w[0] ? 0 : -1;  // the top nonzero word
+  if (t < 0) return F(0);
+  const std::uint64_t hi = n.word(t), lo = n.word(t - 1);
+  const int b = 63 - cuda::std::countl_zero(hi);  // the top bit within word t
+  // The 64 bits from the top bit down (top bit at bit 63), and whether any bit below them is set.
+  const std::uint64_t window = b == 63 ? hi : (hi << (63 - b)) | (lo >> (b + 1));
+  bool sticky = (b == 63 ? lo : lo << (63 - b)) != 0;
+  TALLY_UNROLL
+  for (int i = 0; i < 4; ++i) sticky |= i < t - 1 && n.w[i] != 0;
+  // The value is window * 2^(e - 63), e = its exponent; keep `digits` bits, fewer below the normal range.
+  const int e = 64 * t + b + scale;
+  const int keep = e >= min_exp ? digits : digits - (min_exp - e);
+  if (keep < 0) return neg ? -F(0) : F(0);  // below half the smallest subnormal
+  std::uint64_t m = keep == 0 ? 0 : window >> (64 - keep);
+  const std::uint64_t rest = keep == 0 ? window : window << keep;  // the dropped bits, top aligned
+  const bool half = (rest >> 63) != 0;
+  sticky |= (rest << 1) != 0;
+  if (half && (sticky || (m & 1))) ++m;
+  int exp2 = e - keep + 1;  // the value is m * 2^exp2
+  if (m >> digits) {        // rounding carried out of the kept digits
+    m >>= 1;
+    ++exp2;
+  }
+  if (m == 0) return neg ? -F(0) : F(0);
+  if (exp2 + 63 - cuda::std::countl_zero(m) > max_exp) {
+    const F inf = cuda::std::numeric_limits<F>::infinity();
+    return neg ? -inf : inf;
+  }
+  // m < 2^digits and the exponent is in F's range: m * 2^exp2 is exact in F. Two exact scalings
+  // (exp2 may be below -1022, where 2^exp2 alone is no double).
+  const int first = exp2 < -1000 ? -1000 : exp2 > 1000 ? 1000 : exp2;
+  const auto pow2 = [](int k) { return cuda::std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52); };
+  const double r = static_cast<double>(m) * pow2(first) * pow2(exp2 - first);
+  const F v = static_cast<F>(r);
+  return neg ? -v : v;
+}
+
+}  // namespace detail
+
+template <class F, int K>
+TALLY_HD F binned<F, K>::value() const {
+  return rounded(*this);
+}
+
+template <class F, int K>
+TALLY_BINNED_COLD F binned<F, K>::rounded(binned s) {
+  if (s.room == single_tag) return static_cast<F>(s.bin[0]);
+  if (s.special) {
+    if ((s.special & nan) || (s.special & (plus_inf | minus_inf)) == (plus_inf | minus_inf))
+      return cuda::std::numeric_limits<F>::quiet_NaN();
+    return (s.special & plus_inf) ? cuda::std::numeric_limits<F>::infinity() : -cuda::std::numeric_limits<F>::infinity();
+  }
+  s.renormalize();
+  detail::wide_int n{{0, 0, 0, 0}};
+  TALLY_UNROLL
+  for (int k = 0; k < K; ++k) {
+    const int shift = width * (K - 1 - k);
+    const std::int64_t m = static_cast<std::int64_t>(bits(s.bin[k]) & ((std::uint64_t{1} << 52) - 1)) - (std::int64_t{1} << 51);
+    n.add_shifted(m, shift);
+    n.add_shifted(s.carry[k], shift + 50);
+  }
+  return detail::round_to<F>(n, grid(s.index + K - 1));
+}
+
+}  // namespace tally
