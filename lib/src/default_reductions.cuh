@@ -39,13 +39,15 @@ struct entry_of<T, entry::reproducible_sum> {
 template <class T, class Entry>
 using default_reducer = reducer<typename entry_of<T, Entry>::policy, T, typename entry_of<T, Entry>::op>;
 
-// The operations tally.hpp offers on element type T.
+// The operations tally.hpp offers on element type T (rows too), and its reductions' entries: those
+// operations, and reproducible_sum on float and double.
 template <class T>
-using ops_of = std::conditional_t<
-    is_16bit_float<T>, type_list<op::sum, op::min, op::max>,
-    std::conditional_t<std::is_floating_point_v<T>,
-                       type_list<op::sum, op::min, op::max, op::arg_min, op::arg_max, entry::reproducible_sum>,
-                       type_list<op::sum, op::min, op::max, op::arg_min, op::arg_max>>>;
+using ops_of = std::conditional_t<is_16bit_float<T>, type_list<op::sum, op::min, op::max>,
+                                  type_list<op::sum, op::min, op::max, op::arg_min, op::arg_max>>;
+template <class T>
+using entries_of = std::conditional_t<std::is_floating_point_v<T>,
+                                      type_list<op::sum, op::min, op::max, op::arg_min, op::arg_max, entry::reproducible_sum>,
+                                      ops_of<T>>;
 
 template <class T, class... Ops>
 std::size_t largest_workspace(type_list<Ops...>) {
@@ -61,7 +63,7 @@ std::size_t largest_workspace(type_list<Ops...>) {
 
 template <class T>
 std::size_t workspace_bound() {
-  return largest_workspace<T>(ops_of<T>{});
+  return largest_workspace<T>(entries_of<T>{});
 }
 
 // A one-off reduction: workspace from the stream-ordered pool (tally::reduce).
