@@ -16,10 +16,13 @@
 // 2^(grid + 50) moved out of it (renormalization, every 1024 additions, keeps the double in its
 // binade); both are exact integers, so adding two states is exact too.
 //
-// Per element: one conversion to double, 2K - 1 + K double additions, K integer ors (the slice of
-// x | 1 never ties, so rounding to nearest even cannot depend on what the bin holds), and a
-// compare. A lifted element is a state tagged single (room == single_tag) that holds x; the sum of
-// a state and a single deposits x, and the tag folds away wherever the element was just lifted.
+// Per element (add): one conversion to double, one integer compare of its high word with `top`
+// and one of the room left, 2K - 1 + K double additions and K integer ors (the slice of x | 1 is
+// never a tie, so rounding to nearest even cannot depend on what the bin holds). Everything else
+// (a new top bin, a renormalization, +-inf and NaN, the scaled bin 0, the finest bins, two states
+// of different top bins, the final rounding) is out of line. A lifted element is a state tagged
+// single (room == single_tag) that holds x; the sum of a state and a single deposits x, and the tag
+// folds away wherever the element was just lifted. docs/reproducible.md has the measurements.
 //
 // Accuracy (docs/numerics.md): the kept bins hold the exact sum of every element's bits at or
 // above 2^grid(index + K - 1), and the result is that sum rounded once to nearest (even). With K = 3
@@ -69,7 +72,8 @@ struct binned {
 
   double bin[K];
   std::int32_t carry[K];
-  std::int32_t index;    // global index of bin[0]
+  std::uint32_t top;     // 2^20 (2068 - 40 index), index = the global index of bin[0]: an element
+                         // whose high word without sign is below it fits in the top bin
   std::int32_t room;     // additions left before a renormalization; 0 forces the slow path
   std::uint32_t special; // plus_inf | minus_inf | nan seen
 
@@ -77,30 +81,34 @@ struct binned {
 
   // One element (the operator's lift, and 0 for its identity): tagged, folded into a state later.
   template <class U>
-  TALLY_HD explicit binned(const U& x) : bin{}, carry{}, index(0), room(single_tag), special(0) {
+  TALLY_HD explicit binned(const U& x) : bin{}, carry{}, top(0), room(single_tag), special(0) {
     bin[0] = static_cast<double>(static_cast<F>(x));
   }
 
   // The state of no element.
-  TALLY_HD static binned empty() {
+  TALLY_HD static binned empty() { return empty_at(lowest_index); }
+
+  // The state of no element whose top bin is j. Bin 0 (scaled) and the finest bins (where x | 1 would
+  // add to bin 52) take their additions on the slow path: no room.
+  TALLY_HD static binned empty_at(int j) {
     binned s;
-    s.index = lowest_index;
+    s.set_index(j);
     TALLY_UNROLL
     for (int k = 0; k < K; ++k) {
-      s.bin[k] = base(lowest_index + k);
+      s.bin[k] = base(j + k);
       s.carry[k] = 0;
     }
-    s.room = endurance;
+    s.room = j == 0 || j == lowest_index ? 0 : endurance;
     s.special = 0;
     return s;
   }
 
   // Adds one element x.
   TALLY_HD void add(double x) {
-    if (room > 0 && biased_exponent(x) < 2068 - width * index) {
+    if (room > 0 && (high_word(x) & 0x7fffffffu) < top) {  // index_of(x) >= index
       deposit<false>(x);
       --room;
-    } else {
+    } else if (x != 0.0) {  // adding 0 changes nothing, not even a single's tag
       *this = added_slowly(*this, x);
     }
   }
@@ -108,8 +116,20 @@ struct binned {
   // Adds another state: exact, so a + b == b + a and (a + b) + c == a + (b + c), bit for bit. A
   // lifted element is deposited in line; two states meet out of line (the trees of a kernel call
   // it a few times, and share its code).
-  TALLY_HD void merge(const binned& b) {
+  TALLY_HD void merge(binned b) {
     if (b.room == single_tag) return add(b.bin[0]);
+    if (room != single_tag && top == b.top) {  // the common case in a tree: the same top bin
+      renormalize();
+      b.renormalize();  // each bin then holds less than a quarter of its binade: their sum fits
+      TALLY_UNROLL
+      for (int k = 0; k < K; ++k) {
+        bin[k] += b.bin[k] - base(index() + k);
+        carry[k] += b.carry[k];
+      }
+      special |= b.special;
+      room = 0;  // renormalize before the next addition
+      return;
+    }
     *this = merged(*this, b);
   }
   TALLY_BINNED_COLD static binned merged(binned a, binned b) {
@@ -121,7 +141,7 @@ struct binned {
     }
     a.renormalize();
     b.renormalize();  // each bin then holds less than a quarter of its binade: their sum fits
-    if (b.index < a.index) a.raise_to(b.index);
+    if (b.index() < a.index()) a.raise_to(b.index());
     a.fold_in(b);
     a.special |= b.special;
     a.room = 0;  // renormalize before the next addition
@@ -140,6 +160,9 @@ struct binned {
   TALLY_HD static std::uint64_t bits(double x) { return cuda::std::bit_cast<std::uint64_t>(x); }
   TALLY_HD static double from_bits(std::uint64_t b) { return cuda::std::bit_cast<double>(b); }
   TALLY_HD static int biased_exponent(double x) { return static_cast<int>((bits(x) >> 52) & 0x7ff); }
+  TALLY_HD static std::uint32_t high_word(double x) { return static_cast<std::uint32_t>(bits(x) >> 32); }
+  TALLY_HD int index() const { return (2068 - static_cast<int>(top >> 20)) / width; }
+  TALLY_HD void set_index(int j) { top = static_cast<std::uint32_t>(2068 - width * j) << 20; }
   TALLY_HD static int grid(int j) { return top_grid - width * j; }
   // 1.5 * 2^(grid(j) + 52), scaled by 2^-top_scale for bin 0: the empty bin j.
   TALLY_HD static double base(int j) {
@@ -160,7 +183,7 @@ struct binned {
 
   // Cuts x into its slices on bins index .. index + K - 1 and adds each to its bin (index >= 1
   // unless Scaled). The remainder below the last bin is rounded onto it.
-  template <bool Scaled>
+  template <bool Scaled, bool Finest = false>
   TALLY_HD void deposit(double x) {
     TALLY_UNROLL
     for (int k = 0; k < K - 1; ++k) {
@@ -176,7 +199,8 @@ struct binned {
       }
     }
     // The finest bin (grid 2^-1074) holds every double exactly: no rounding, and x | 1 would add.
-    bin[K - 1] += index == lowest_index ? x : odd(x);
+    // Only the slow path deposits there: a state at the lowest index has no room.
+    bin[K - 1] += Finest ? x : odd(x);
   }
 
   // Moves multiples of 2^(grid + 50) out of each bin into its carry: the bins stay in their binade.
@@ -193,9 +217,11 @@ struct binned {
   // Everything add() does not do in its one compare: a single to unpack, a renormalization due,
   // an infinity or NaN, an element above the top bin, the scaled bin 0.
   TALLY_BINNED_COLD static binned added_slowly(binned s, double x) {
-    if (s.room == single_tag) {
+    if (s.room == single_tag) {  // a single and x: start at the top bin of the larger, no raise
       const double first = s.bin[0];
-      s = empty();
+      const int a = first - first == 0.0 ? index_of(first) : lowest_index;  // finite; index_of(0) is the lowest
+      const int b = x - x == 0.0 ? index_of(x) : lowest_index;
+      s = empty_at(a < b ? a : b);
       s.add_checked(first);
     }
     s.add_checked(x);
@@ -206,25 +232,25 @@ struct binned {
       special |= x != x ? nan : x > 0 ? plus_inf : minus_inf;
       return;
     }
+    if (x == 0.0) return;  // adds nothing
     if (room <= 0) {
       renormalize();
       room = endurance;
     }
     const int j = index_of(x);
-    if (j < index) raise_to(j);
-    if (index == 0) {
-      deposit<true>(x);
-      room = 0;  // bin 0 deposits stay on this path
-    } else {
-      deposit<false>(x);
-      --room;
-    }
+    if (j < index()) raise_to(j);
+    const int i = index();
+    if (i == 0) deposit<true>(x);
+    else if (i == lowest_index) deposit<false, true>(x);
+    else deposit<false>(x);
+    // Bin 0 (scaled) and the finest bins take their additions on this path.
+    room = i == 0 || i == lowest_index ? 0 : room - 1;
   }
 
   // Makes j the top bin: bins shift down by index - j, the finest drop out.
   TALLY_HD void raise_to(int j) {
     binned r;
-    r.index = j;
+    r.set_index(j);
     TALLY_UNROLL
     for (int k = 0; k < K; ++k) {
       r.bin[k] = base(j + k);
@@ -240,13 +266,13 @@ struct binned {
   // global index. One branch per shift, so that every index is a constant: a bin array indexed by
   // a variable would put the state in local memory.
   TALLY_HD void fold_in(const binned& s) {
-    const int shift = s.index - index;
+    const int shift = s.index() - index();
     TALLY_UNROLL
     for (int d = 0; d < K; ++d) {
       if (shift == d) {
         TALLY_UNROLL
         for (int k = d; k < K; ++k) {
-          bin[k] += s.bin[k - d] - base(index + k);  // both exact: the same grid and binade
+          bin[k] += s.bin[k - d] - base(index() + k);  // both exact: the same grid and binade
           carry[k] += s.carry[k - d];
         }
       }
@@ -369,7 +395,7 @@ TALLY_BINNED_COLD F binned<F, K>::rounded(binned s) {
     n.add_shifted(m, shift);
     n.add_shifted(s.carry[k], shift + 50);
   }
-  return detail::round_to<F>(n, grid(s.index + K - 1));
+  return detail::round_to<F>(n, grid(s.index() + K - 1));
 }
 
 }  // namespace tally
