@@ -15,12 +15,7 @@
 namespace {
 
 using namespace tally;
-using namespace tally::test::repro;
-using tally::test::bits;
-using tally::test::host_data;
-using tally::test::host_fold;
-using tally::test::kind;
-using tally::test::value_t;
+using namespace tally::test::repro;  // with the test data names (support/reproducible.cuh)
 
 TEST_CASE("reproducible: each row of reduce_rows and each segment of reduce_segments has the bits of its own reduce") {
   using T = float;

@@ -13,14 +13,7 @@
 namespace {
 
 using namespace tally;
-using namespace tally::test::repro;
-using tally::test::all_kinds;
-using tally::test::bits;
-using tally::test::host_data;
-using tally::test::host_fold;
-using tally::test::kind;
-using tally::test::state_t;
-using tally::test::value_t;
+using namespace tally::test::repro;  // with the test data names (support/reproducible.cuh)
 
 __global__ void fill_periodic(float* out, index_t n, index_t period, kind k, std::uint64_t seed) {
   for (index_t i = index_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += index_t{gridDim.x} * blockDim.x)

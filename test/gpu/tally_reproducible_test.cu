@@ -13,11 +13,7 @@
 namespace {
 
 using namespace tally;
-using namespace tally::test::repro;
-using tally::test::bits;
-using tally::test::host_data;
-using tally::test::host_fold;
-using tally::test::kind;
+using namespace tally::test::repro;  // with the test data names (support/reproducible.cuh)
 
 template <class T>
 void check_entry_points(tally_status (*c_one_off)(const T*, int64_t, T*, void*),

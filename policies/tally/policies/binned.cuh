@@ -249,18 +249,13 @@ struct binned {
 
   // Makes j the top bin: bins shift down by index - j, the finest drop out.
   TALLY_HD void raise_to(int j) {
-    binned r;
-    r.set_index(j);
-    TALLY_UNROLL
-    for (int k = 0; k < K; ++k) {
-      r.bin[k] = base(j + k);
-      r.carry[k] = 0;
-    }
+    binned r = empty_at(j);
     r.fold_in(*this);
     r.special = special;
     r.room = room;
     *this = r;
   }
+
 
   // Adds the bins of s (s.index >= index, both renormalized) to this state's bins of the same
   // global index. One branch per shift, so that every index is a constant: a bin array indexed by
