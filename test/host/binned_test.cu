@@ -253,6 +253,39 @@ TEST_CASE("binned: special values, overflow, signed zeros, subnormals") {
   CHECK(B(7.0).value() == 7.0);
 }
 
+// add_run, the path of load::vector's chunks, against adding the same elements one at a time: from
+// the identity (its inline start), from states of other top bins, across renormalizations, with
+// zeros, special values, DBL_MAX (the scaled bin 0) and subnormals (the finest bins) in the runs.
+template <class F, int E>
+void check_runs(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const F specials[] = {F(0), -F(0), std::numeric_limits<F>::infinity(), -std::numeric_limits<F>::infinity(),
+                        std::numeric_limits<F>::quiet_NaN(), std::numeric_limits<F>::max(), std::numeric_limits<F>::denorm_min()};
+  for (int t = 0; t < 400; ++t) {
+    const data kind = static_cast<data>(t % 7);
+    const std::size_t runs = 1 + rng() % (t % 5 == 0 ? 600 : 40);  // 600 runs: past a renormalization
+    std::vector<F> x = make_data<F>(kind, runs * E, rng);
+    if (t % 3 == 0) x[rng() % x.size()] = specials[rng() % 7];
+    if (t % 11 == 0) std::fill(x.begin(), x.begin() + E, F(0));  // a first run of zeros
+    binned<F> by_run = t % 2 == 0 ? binned<F>(F(0)) : fold(x.data(), x.size() / 3);  // the identity, or a state
+    binned<F> by_element = by_run;
+    for (std::size_t r = 0; r < runs; ++r) {
+      F v[E];
+      std::copy(x.begin() + static_cast<long>(r * E), x.begin() + static_cast<long>((r + 1) * E), v);
+      by_run.add_run(v);
+      for (int e = 0; e < E; ++e) by_element = by_element + binned<F>(v[e]);
+    }
+    INFO("trial " << t << " data class " << static_cast<int>(kind) << " runs " << runs);
+    CHECK(bits_of(by_run.value()) == bits_of(by_element.value()));
+  }
+}
+
+TEST_CASE("binned: a run of elements adds as its elements one at a time") {
+  check_runs<float, 4>(21);
+  check_runs<float, 8>(22);
+  check_runs<double, 2>(23);
+}
+
 TEST_CASE("binned: the host fold of the fixed inputs has the committed digest") {
   // The GPU test checks every GPU's reduce against the same constant.
   const std::uint64_t d = tally::test::host_digest();

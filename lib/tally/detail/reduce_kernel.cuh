@@ -30,6 +30,13 @@ struct lift_element {
       -> decltype(std::declval<const O&>().template lift_run<Acc>(v, first)) {
     return static_cast<const O&>(op).template lift_run<Acc>(v, first);
   }
+  // E consecutive elements folded into acc at once, where the operator can (fold_run: op::sum
+  // into binned states).
+  template <class S, class T, int E, class O = Op>
+  TALLY_DEVICE auto fold_run(const S& acc, const T (&v)[E]) const
+      -> decltype(std::declval<const O&>().template fold_run<Acc>(acc, v)) {
+    return static_cast<const O&>(op).template fold_run<Acc>(acc, v);
+  }
 };
 
 // Pass 2 lift: partials already are states.

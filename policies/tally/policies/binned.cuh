@@ -18,7 +18,9 @@
 //
 // Per element (add): one conversion to double, one integer compare of its high word with `top`
 // and one of the room left, 2K - 1 + K double additions and K integer ors (the slice of x | 1 is
-// never a tie, so rounding to nearest even cannot depend on what the bin holds). Everything else
+// never a tie, so rounding to nearest even cannot depend on what the bin holds). A run of elements
+// (add_run: load::vector's 16-byte chunks) takes those compares once, and skips the finest bin
+// when it would only receive zeros (3K - 5 double additions an element). Everything else
 // (a new top bin, a renormalization, +-inf and NaN, the scaled bin 0, the finest bins, two states
 // of different top bins, the final rounding) is out of line. A lifted element is a state tagged
 // single (room == single_tag) that holds x; the sum of a state and a single deposits x, and the tag
@@ -62,6 +64,7 @@ struct binned {
   static_assert(K >= 2 && K <= 4, "tally::binned<F, K>: K (bins kept) is 2, 3 or 4");
 
   static constexpr int width = 40;                    // bits between two bins' grids
+  static constexpr int digits = std::is_same_v<F, float> ? 24 : 53;  // significand bits of an element
   static constexpr int top_grid = 1006;               // grid(0)
   static constexpr int bins = 53;                     // grid(52) = -1074
   static constexpr int lowest_index = bins - K;       // an empty state's index
@@ -113,6 +116,40 @@ struct binned {
     }
   }
 
+  // Adds E elements at once (load::vector's 16-byte chunks, through op::sum::fold_run): one range
+  // and room check for the run instead of one an element. The identity (a single holding 0) starts
+  // in line at the run's top bin; everything else the run needs goes out of line. When every element
+  // of the run is a multiple of the second finest kept grid (its exponent at most 80 - digits bits
+  // below the top bin's bound: data within 2^16 of the largest float, say), the finest bin would
+  // only receive zeros, and the run skips it.
+  template <class T, int E>
+  TALLY_HD void add_run(const T (&v)[E]) {
+    run<E> r;
+    std::uint32_t m = 0;            // the largest high word without sign: a NaN's is above every finite one's
+    std::uint32_t low = ~0u;        // the smallest (for float input, 0 counts as no element: it has no bits)
+    TALLY_UNROLL
+    for (int e = 0; e < E; ++e) {
+      r.x[e] = static_cast<double>(static_cast<F>(v[e]));
+      const std::uint32_t h = high_word(r.x[e]) & 0x7fffffffu;
+      m = h > m ? h : m;
+      const std::uint32_t l = std::is_same_v<F, float> ? h - 1 : h;  // a float's high word is 0 for 0 alone
+      low = l < low ? l : low;
+    }
+    if (!(room >= E && m < top) && !started_at(m)) {
+      *this = added_slowly(*this, r);
+      return;
+    }
+    constexpr std::uint32_t coarse = static_cast<std::uint32_t>(width * (K - 1) - digits) << 20;
+    if (low >= top - coarse) {
+      TALLY_UNROLL
+      for (int e = 0; e < E; ++e) deposit<false, false, true>(r.x[e]);
+    } else {
+      TALLY_UNROLL
+      for (int e = 0; e < E; ++e) deposit<false>(r.x[e]);
+    }
+    room -= E;
+  }
+
   // Adds another state: exact, so a + b == b + a and (a + b) + c == a + (b + c), bit for bit. A
   // lifted element is deposited in line; two states meet out of line (the trees of a kernel call
   // it a few times, and share its code).
@@ -161,7 +198,8 @@ struct binned {
   TALLY_HD static double from_bits(std::uint64_t b) { return cuda::std::bit_cast<double>(b); }
   TALLY_HD static int biased_exponent(double x) { return static_cast<int>((bits(x) >> 52) & 0x7ff); }
   TALLY_HD static std::uint32_t high_word(double x) { return static_cast<std::uint32_t>(bits(x) >> 32); }
-  TALLY_HD int index() const { return (2068 - static_cast<int>(top >> 20)) / width; }
+  TALLY_HD int index() const { return index_of_top(top); }
+  TALLY_HD static int index_of_top(std::uint32_t t) { return (2068 - static_cast<int>(t >> 20)) / width; }
   TALLY_HD void set_index(int j) { top = static_cast<std::uint32_t>(2068 - width * j) << 20; }
   TALLY_HD static int grid(int j) { return top_grid - width * j; }
   // 1.5 * 2^(grid(j) + 52), scaled by 2^-top_scale for bin 0: the empty bin j.
@@ -174,16 +212,19 @@ struct binned {
   TALLY_HD static double odd(double x) { return from_bits(bits(x) | 1u); }
 
   // The index of x (finite): the smallest j with |x| < 2^(grid(j) + 39), at most lowest_index.
-  TALLY_HD static int index_of(double x) {
-    const int e = biased_exponent(x);
+  TALLY_HD static int index_of(double x) { return index_of_high(high_word(x) & 0x7fffffffu); }
+  // The same from the high word of |x|.
+  TALLY_HD static int index_of_high(std::uint32_t h) {
+    const int e = static_cast<int>(h >> 20);
     const int bound = (e == 0 ? 1 : e) - 1022;  // |x| < 2^bound
     const int j = (top_grid + width - 1 - bound) / width;
     return j < lowest_index ? j : lowest_index;
   }
 
   // Cuts x into its slices on bins index .. index + K - 1 and adds each to its bin (index >= 1
-  // unless Scaled). The remainder below the last bin is rounded onto it.
-  template <bool Scaled, bool Finest = false>
+  // unless Scaled). The remainder below the last bin is rounded onto it. Coarse: x is a multiple of
+  // the grid of bin K - 2, so nothing is left for bin K - 1.
+  template <bool Scaled, bool Finest = false, bool Coarse = false>
   TALLY_HD void deposit(double x) {
     TALLY_UNROLL
     for (int k = 0; k < K - 1; ++k) {
@@ -194,13 +235,13 @@ struct binned {
         bin[0] = s;
       } else {
         const double s = bin[k] + odd(x);
-        x += bin[k] - s;  // x minus its slice, exactly
+        if (!(Coarse && k == K - 2)) x += bin[k] - s;  // x minus its slice, exactly
         bin[k] = s;
       }
     }
     // The finest bin (grid 2^-1074) holds every double exactly: no rounding, and x | 1 would add.
     // Only the slow path deposits there: a state at the lowest index has no room.
-    bin[K - 1] += Finest ? x : odd(x);
+    if (!Coarse) bin[K - 1] += Finest ? x : odd(x);
   }
 
   // Moves multiples of 2^(grid + 50) out of each bin into its carry: the bins stay in their binade.
@@ -212,6 +253,36 @@ struct binned {
       b = (b & ~(std::uint64_t{3} << 50)) | (std::uint64_t{2} << 50);
       bin[k] = from_bits(b);
     }
+  }
+
+  // The identity becomes the empty state of the top bin of a run whose largest high word is m,
+  // when that bin takes additions in line (finite, neither bin 0 nor the finest bins).
+  TALLY_HD bool started_at(std::uint32_t m) {
+    if (room != single_tag || bin[0] != 0.0 || m >= 0x7ff00000u) return false;
+    const int j = index_of_high(m);
+    if (j == 0 || j == lowest_index) return false;
+    *this = empty_at(j);
+    return true;
+  }
+
+  template <int E>
+  struct run {
+    double x[E];
+  };
+  template <int E>
+  TALLY_BINNED_COLD static binned added_slowly(binned s, run<E> r) {
+    TALLY_UNROLL
+    for (int e = 0; e < E; ++e) s.add(r.x[e]);
+    return s;
+  }
+
+  // A lifted element as a state of its own (its top bin), and a state renormalized and raised to
+  // the top bin `t` (at or above its own): the warp sum (binned_warp.cuh) brings its lanes there.
+  TALLY_BINNED_COLD static binned settled(binned s) { return added_slowly(empty(), s.bin[0]); }
+  TALLY_BINNED_COLD static binned raised(binned s, std::uint32_t t) {
+    s.renormalize();
+    s.raise_to(index_of_top(t));
+    return s;
   }
 
   // Everything add() does not do in its one compare: a single to unpack, a renormalization due,

@@ -125,13 +125,13 @@ struct warp_shuffle {
     constexpr int warps = Threads / tally::detail::warp_size;
     const int lane = threadIdx.x % tally::detail::warp_size;
     const int warp = threadIdx.x / tally::detail::warp_size;
-    v = tally::detail::warp_reduce<tally::detail::warp_size>(v, op);
+    v = tally::detail::warp_total<tally::detail::warp_size>(v, op);
     if constexpr (warps > 1) {
       if (lane == 0) smem[warp] = v;
       __syncthreads();
       if (warp == 0) {
         if (lane < warps) v = smem[lane];
-        v = tally::detail::warp_reduce<warps>(v, op);
+        v = tally::detail::warp_total<warps>(v, op);
       }
     }
     return v;

@@ -74,6 +74,15 @@ template <class Op, class S>
 struct has_append<Op, S, std::void_t<decltype(std::declval<const Op&>().append(std::declval<const S&>(), std::declval<const S&>()))>>
     : std::true_type {};
 
+// Whether Lift folds a run of E consecutive elements into a state in one call, lift.fold_run(acc, v)
+// (the element lift of op::sum into binned states).
+template <class Lift, class S, class T, int E, class = void>
+struct has_fold_run : std::false_type {};
+template <class Lift, class S, class T, int E>
+struct has_fold_run<Lift, S, T, E,
+                    std::void_t<decltype(std::declval<const Lift&>().fold_run(std::declval<const S&>(), std::declval<const T (&)[E]>()))>>
+    : std::true_type {};
+
 // Whether Lift lifts a run of E consecutive elements in one call, lift.run(v, first) (the element
 // lift of an operator with lift_run: arg_min, arg_max).
 template <class Lift, class T, int E, class = void>
@@ -144,6 +153,8 @@ struct vector {
 #pragma unroll
               for (int e = 1; e < E; ++e) r = op.append(r, lift(c.v[e], first + e));
               return op(a, r);
+            } else if constexpr (detail::has_fold_run<Lift, S, T, E>::value) {
+              return lift.fold_run(a, c.v);  // the chunk folded with one check
             } else {
               S r = a;
 #pragma unroll

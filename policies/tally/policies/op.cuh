@@ -52,6 +52,7 @@
 #include <cuda_fp16.h>
 
 #include "binned.cuh"
+#include "binned_warp.cuh"
 #include "config.cuh"
 #include "contract.cuh"
 #include "determinism.cuh"
@@ -324,6 +325,17 @@ struct sum : detail::value_state {
   template <class Acc> TALLY_HD Acc identity() const { return static_cast<Acc>(0); }
   template <class S>
   TALLY_HD auto operator()(const S& a, const S& b) const -> decltype(a + b) { return detail::add(a, b); }
+  // Faster forms for binned states (binned.cuh): a 16-byte chunk of elements folded with one
+  // check (load::vector), and a whole warp's states summed at once (warp.cuh).
+  template <class Acc, class S, class T, int E>
+  TALLY_HD auto fold_run(S acc, const T (&v)[E]) const -> decltype(acc.add_run(v), S()) {
+    acc.add_run(v);
+    return acc;
+  }
+  template <class S>
+  TALLY_DEVICE auto warp_total(const S& v, bool counts) const -> decltype(binned_warp_sum(v, counts)) {
+    return binned_warp_sum(v, counts);
+  }
 };
 
 // min / max: CUB's `<` comparison, plus the NaN and signed-zero rules at the top of this file (for
