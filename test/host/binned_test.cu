@@ -286,6 +286,42 @@ TEST_CASE("binned: a run of elements adds as its elements one at a time") {
   check_runs<double, 2>(23);
 }
 
+// value() of states with random bins and carries (negative and large ones too) against the exact
+// value of their fields, rounded once.
+template <class F>
+void check_rounding(std::uint64_t seed) {
+  using B = binned<F>;
+  std::mt19937_64 rng(seed);
+  for (int t = 0; t < 20000; ++t) {
+    const int j = 2 + static_cast<int>(rng() % (B::lowest_index - 1));  // carries of index 0, 1 pass DBL_MAX
+    B s = B::empty_at(j);
+    tally::test::exact_sum e;
+    for (int k = 0; k < 3; ++k) {
+      // Empty, small, full, large-carry and sparse (one or two bits: ties, and sticky bits far below
+      // them) fractions and carries.
+      const int shape = static_cast<int>(rng() % 5);
+      std::uint64_t fraction = shape == 0 ? 0 : rng() & ((std::uint64_t{1} << (shape == 1 ? 8 : 50)) - 1);
+      std::int32_t carry = shape == 0 ? 0 : static_cast<std::int32_t>(rng() % (shape == 3 ? 0x7fffffffu : 16u)) - (shape == 3 ? 0x3fffffff : 8);
+      if (shape == 4) {
+        fraction = (std::uint64_t{1} << (rng() % 50)) | (rng() % 2 ? std::uint64_t{1} << (rng() % 50) : 0);
+        carry = rng() % 3 == 0 ? 0 : static_cast<std::int32_t>(1u << (rng() % 30)) * (rng() % 2 ? 1 : -1);
+      }
+      s.bin[k] = B::from_bits(B::bits(B::base(j + k)) | fraction);
+      s.carry[k] = carry;
+      e.add(std::ldexp(static_cast<double>(fraction), B::grid(j + k)));
+      e.add(std::ldexp(static_cast<double>(carry), B::grid(j + k) + 50));
+    }
+    s.room = 0;
+    INFO("trial " << t << " index " << j);
+    CHECK(bits_of(s.value()) == bits_of(rounded<F>(e)));
+  }
+}
+
+TEST_CASE("binned: the value of any state is its exact value rounded once") {
+  check_rounding<float>(31);
+  check_rounding<double>(32);
+}
+
 TEST_CASE("binned: the host fold of the fixed inputs has the committed digest") {
   // The GPU test checks every GPU's reduce against the same constant.
   const std::uint64_t d = tally::test::host_digest();

@@ -357,60 +357,14 @@ template <class F, int K> struct is_binned<binned<F, K>> : std::true_type {};
 
 namespace detail {
 
-// A signed integer of 4 64-bit words (two's complement, least significant first): the exact sum of
-// a state's bins, in units of its finest grid. Every word is named by a constant, so that it stays
-// in registers.
-struct wide_int {
-  std::uint64_t w[4];
-
-  TALLY_HD std::uint64_t word(int i) const { return i == 0 ? w[0] : i == 1 ? w[1] : i == 2 ? w[2] : i == 3 ? w[3] : 0; }
-
-  // += v * 2^shift (0 <= shift < 192).
-  TALLY_HD void add_shifted(std::int64_t v, int shift) {
-    const std::uint64_t sign = v < 0 ? ~std::uint64_t{0} : 0;
-    const int at = shift / 64, bit = shift % 64;
-    const std::uint64_t lo = static_cast<std::uint64_t>(v) << bit;
-    const std::uint64_t hi = bit == 0 ? sign : (static_cast<std::uint64_t>(v) >> (64 - bit)) | (sign << bit);
-    std::uint64_t c = 0;
-    TALLY_UNROLL
-    for (int i = 0; i < 4; ++i) {
-      const std::uint64_t part = i < at ? 0 : i == at ? lo : i == at + 1 ? hi : sign;
-      const std::uint64_t s = w[i] + part;
-      const std::uint64_t c1 = s < part;
-      w[i] = s + c;
-      c = c1 | (w[i] < s);
-    }
-  }
-  TALLY_HD bool negative() const { return (w[3] >> 63) != 0; }
-  TALLY_HD void negate() {
-    std::uint64_t c = 1;
-    TALLY_UNROLL
-    for (int i = 0; i < 4; ++i) {
-      w[i] = ~w[i] + c;
-      c = c && w[i] == 0;
-    }
-  }
-};
-
-// N * 2^scale rounded to nearest even as F (N in two's complement).
+// window * 2^(e - 63) rounded to nearest even as F, negated when neg: window holds the value's top
+// 64 bits (its top bit set), sticky whether any bit below them is set.
 template <class F>
-TALLY_HD F round_to(wide_int n, int scale) {
+TALLY_HD F round_window(bool neg, std::uint64_t window, bool sticky, int e) {
   constexpr int digits = std::is_same_v<F, float> ? 24 : 53;
   constexpr int min_exp = std::is_same_v<F, float> ? -126 : -1022;  // of the smallest normal
   constexpr int max_exp = std::is_same_v<F, float> ? 127 : 1023;
-  const bool neg = n.negative();
-  if (neg) n.negate();
-  const int t = n.w[3] ? 3 : n.w[2] ? 2 : n.w[1] ? 1 : n.w[0] ? 0 : -1;  // the top nonzero word
-  if (t < 0) return F(0);
-  const std::uint64_t hi = n.word(t), lo = n.word(t - 1);
-  const int b = 63 - cuda::std::countl_zero(hi);  // the top bit within word t
-  // The 64 bits from the top bit down (top bit at bit 63), and whether any bit below them is set.
-  const std::uint64_t window = b == 63 ? hi : (hi << (63 - b)) | (lo >> (b + 1));
-  bool sticky = (b == 63 ? lo : lo << (63 - b)) != 0;
-  TALLY_UNROLL
-  for (int i = 0; i < 4; ++i) sticky |= i < t - 1 && n.w[i] != 0;
-  // The value is window * 2^(e - 63), e = its exponent; keep `digits` bits, fewer below the normal range.
-  const int e = 64 * t + b + scale;
+  // Keep `digits` bits, fewer below the normal range.
   const int keep = e >= min_exp ? digits : digits - (min_exp - e);
   if (keep < 0) return neg ? -F(0) : F(0);  // below half the smallest subnormal
   std::uint64_t m = keep == 0 ? 0 : window >> (64 - keep);
@@ -453,15 +407,59 @@ TALLY_BINNED_COLD F binned<F, K>::rounded(binned s) {
     return (s.special & plus_inf) ? cuda::std::numeric_limits<F>::infinity() : -cuda::std::numeric_limits<F>::infinity();
   }
   s.renormalize();
-  detail::wide_int n{{0, 0, 0, 0}};
+  // The exact sum as K + 1 limbs of radix 2^40, coarsest first, in units of the finest grid: limb
+  // k + 1 holds bin k's fraction (below 2^50) and bin k + 1's carry (2^50 = 2^10 * 2^40), limb 0 bin
+  // 0's carry. Every limb is a named scalar: an array indexed by a variable would go to local memory.
+  std::int64_t limb[K + 1];
   TALLY_UNROLL
-  for (int k = 0; k < K; ++k) {
-    const int shift = width * (K - 1 - k);
-    const std::int64_t m = static_cast<std::int64_t>(bits(s.bin[k]) & ((std::uint64_t{1} << 52) - 1)) - (std::int64_t{1} << 51);
-    n.add_shifted(m, shift);
-    n.add_shifted(s.carry[k], shift + 50);
+  for (int k = 0; k <= K; ++k) {
+    const std::int64_t fraction = k == 0 ? 0 : static_cast<std::int64_t>(bits(s.bin[k - 1]) & ((std::uint64_t{1} << 50) - 1));
+    limb[k] = fraction + (k < K ? static_cast<std::int64_t>(s.carry[k]) * 1024 : 0);
   }
-  return detail::round_to<F>(n, grid(s.index() + K - 1));
+  // Limbs 1 .. K into [0, 2^40), the sign into limb 0; a negative sum is negated and done again.
+  const auto propagate = [&limb] {
+    TALLY_UNROLL
+    for (int k = K; k >= 1; --k) {
+      const std::int64_t c = limb[k] >> 40;
+      limb[k] -= c * (std::int64_t{1} << 40);
+      limb[k - 1] += c;
+    }
+  };
+  propagate();
+  const bool neg = limb[0] < 0;
+  if (neg) {
+    TALLY_UNROLL
+    for (int k = 0; k <= K; ++k) limb[k] = -limb[k];
+    propagate();
+  }
+  // The top nonzero limb t, and the 64 bits from its top bit down (limbs t + 1 and t + 2 below it).
+  int t = -1;
+  TALLY_UNROLL
+  for (int k = K; k >= 0; --k) t = limb[k] != 0 ? k : t;
+  if (t < 0) return F(0);
+  const auto at = [&limb](int i) {
+    std::uint64_t v = 0;
+    TALLY_UNROLL
+    for (int k = 0; k <= K; ++k) v = i == k ? static_cast<std::uint64_t>(limb[k]) : v;
+    return v;
+  };
+  const std::uint64_t hi = at(t), next = at(t + 1), next2 = at(t + 2);
+  const int b = 63 - cuda::std::countl_zero(hi);  // hi < 2^43
+  const int shift = 63 - b;                       // 20 .. 63: limb t + 1 lands at bits [shift - 40, shift)
+  std::uint64_t window = hi << shift;
+  bool sticky = false;
+  if (shift >= 40) {
+    window |= next << (shift - 40);
+    window |= shift == 40 ? 0 : next2 >> (80 - shift);
+    sticky = shift != 40 && (next2 << (shift - 16)) != 0;  // next2's bits below the window (next2 < 2^40)
+    sticky |= shift == 40 && next2 != 0;
+  } else {
+    window |= next >> (40 - shift);
+    sticky = (next << (24 + shift)) != 0 || next2 != 0;
+  }
+  TALLY_UNROLL
+  for (int k = 0; k <= K; ++k) sticky |= k > t + 2 && limb[k] != 0;
+  return detail::round_window<F>(neg, window, sticky, width * (K - t) + b + grid(s.index() + K - 1));
 }
 
 }  // namespace tally
