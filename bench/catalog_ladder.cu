@@ -1,5 +1,6 @@
 // The classical ladder (tally/reduce_policies.cuh) as rows, for int32 and float sum: Harris' and seed 002's
-// rungs in order, then seed 004's unroll-4 and seed 001's shuffle.
+// rungs in order, then seed 004's unroll-4 and seed 001's shuffle; seed 003's atomic block strategies
+// for int32 only.
 #include "catalog.cuh"
 
 namespace bench {
@@ -27,6 +28,9 @@ void add_ladder(catalog& c, const bench_env& env) {
 
 void add_ladder_algorithms(catalog& c, const bench_env& env) {
   add_ladder<int>(c, env);
+  // Seed 003's atomic block strategies: integer states only.
+  add_rung<tally::reduce_policies::atomic, int>(c, env, "ladder_atomic");
+  add_rung<tally::reduce_policies::atomic_hybrid, int>(c, env, "ladder_atomic_hybrid");
   add_ladder<float>(c, env);
 }
 

@@ -37,7 +37,7 @@ constexpr ladder_step ladder_steps[] = {
 };
 
 // Off the ladder: cumulative speed-up only.
-constexpr const char* side_rows[] = {"ladder_unroll4", "ladder_shuffle", "cub", "tally_default"};
+constexpr const char* side_rows[] = {"ladder_unroll4", "ladder_shuffle", "ladder_atomic", "ladder_atomic_hybrid", "cub", "tally_default"};
 
 constexpr std::int64_t ladder_sizes[] = {pow2(22), pow2(24)};
 
@@ -111,10 +111,12 @@ void print_ladder_report(const results& r, const std::string& gpu) {
   }
   std::printf(
       "step = time of the rung above / time; cumul = baseline time / time. unroll4 (seed 004), shuffle (seed 001),\n"
-      "cub and tally_default are off the ladder: cumulative only. Harris' kernels 1-7: interleaved addressing with\n"
-      "divergent branches (baseline), with bank conflicts (strided), sequential addressing, first add during load,\n"
-      "unroll last warp, completely unrolled (kernel 6: tally's unroll_last_warp already has a compile-time block\n"
-      "size, so it is kernels 5 and 6 at once), multiple elements per thread (complete_unroll). Seed 002's rows:\n"
+      "atomic and atomic_hybrid (seed 003: complete_unroll with shared-memory atomics in the block, every thread\n"
+      "on one slot, or groups of 8 on their own slot first), cub and tally_default are off the ladder: cumulative\n"
+      "only. Harris' kernels 1-7: interleaved addressing with divergent branches (baseline), with bank conflicts\n"
+      "(strided), sequential addressing, first add during load, unroll last warp, completely unrolled (kernel 6:\n"
+      "tally's unroll_last_warp already has a compile-time block size, so it is kernels 5 and 6 at once), multiple\n"
+      "elements per thread (complete_unroll). Seed 002's rows:\n"
       "Baseline, 交错寻址 (strided), 解决 bank conflict (sequential), 去除 idle 线程 (first_add), 展开最后一个 Warp\n"
       "(unroll_last_warp), 完全展开 (complete_unroll); its speed-ups are recomputed from its times (its own column\n"
       "prints 2.29 for the third row, where its times give 2.11).\n");

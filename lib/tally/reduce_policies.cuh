@@ -27,4 +27,12 @@ using shuffle = reduce_policy<load::vector<2>, block::warp_shuffle, smem::static
 
 using all = policy_list<baseline, strided, sequential, first_add, unroll_last_warp, complete_unroll, unroll4, shuffle>;
 
+// Seed 003's block strategies on complete_unroll's load and grid: every thread folds into one shared
+// slot with an atomic, or groups of 8 fold into their own slot first (block_atomic.cuh). For 32- and
+// 64-bit integer sum, min and max only, so they are off the ladder (integer_rungs).
+using atomic = reduce_policy<load::unroll<2>, block::atomic, smem::static_array, 256, accum::native, grid::resident>;
+using atomic_hybrid = reduce_policy<load::unroll<2>, block::atomic_hybrid<8>, smem::static_array, 256, accum::native, grid::resident>;
+
+using integer_rungs = policy_list<atomic, atomic_hybrid>;
+
 }  // namespace tally::reduce_policies

@@ -8,6 +8,7 @@
 
 #include <tally/policies/accum.cuh>
 #include <tally/policies/block.cuh>
+#include <tally/policies/block_atomic.cuh>
 #include <tally/policies/grid.cuh>
 #include <tally/policies/launch.cuh>
 #include <tally/policies/load.cuh>

@@ -21,6 +21,8 @@
 //                        block barriers, ordered by __syncwarp() (a `volatile` last warp without
 //                        __syncwarp, as older write-ups have it, is a data race on Volta and later)
 //   warp_shuffle         __shfl_down_sync within each warp, warp totals through shared memory
+// Seed 003's shared-memory atomic strategies (block::atomic, block::atomic_hybrid<G>) are in
+// block_atomic.cuh: integer sum, min and max only.
 #pragma once
 #include "config.cuh"
 #include "contract.cuh"
