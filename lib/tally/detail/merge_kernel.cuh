@@ -77,8 +77,12 @@ __global__ void __launch_bounds__(Threads, 2048 / Threads) merge_pass_kernel(con
                                                              const Offset* __restrict__ offsets, index_t lists, index_t run,
                                                              index_t tiles, const merge_split* __restrict__ split) {
   constexpr index_t tile = index_t{Threads} * Items;
-  __shared__ K keys[tile];    // the piece's A keys, then its B keys
-  __shared__ K merged[tile];  // the piece in output order
+  using rank_t = typename key_order<K>::rank_t;
+  // Output k of a piece is staged at k + k / 32: a thread's Items consecutive outputs would otherwise
+  // put the lanes of a warp Items words apart, on the same few banks.
+  const auto staged_at = [](int k) { return k + (k >> 5); };
+  __shared__ K keys[tile];                 // the piece's A keys, then its B keys
+  __shared__ K merged[tile + tile / 32];   // the piece in output order, padded
   const index_t first = static_cast<index_t>(offsets[0]), last = static_cast<index_t>(offsets[lists]);
   for (index_t t = blockIdx.x; t < tiles; t += gridDim.x) {
     const index_t t0 = first + t * tile, t1 = t0 + tile < last ? t0 + tile : last;
@@ -118,20 +122,28 @@ __global__ void __launch_bounds__(Threads, 2048 / Threads) merge_pass_kernel(con
           else lo = mid + 1;
         }
         int i = lo, j = s - lo;
-        K ka = i < na ? keys[i] : K{}, kb = j < nb ? keys[na + j] : K{};  // a head past its run is never taken
+        // The heads and their ranks (each key ranked once); a head past its run is never taken.
+        K ka = i < na ? keys[i] : K{}, kb = j < nb ? keys[na + j] : K{};
+        rank_t ra = key_order<K>::rank(ka), rb = key_order<K>::rank(kb);
         const int e = s + Items < count ? s + Items : count;
 #pragma unroll
         for (int u = 0; u < Items; ++u) {
           const int k = s + u;
           if (k < e) {
-            const bool take_b = i >= na || (j < nb && key_order<K>::less(kb, ka));
-            merged[k] = take_b ? kb : ka;
+            const bool take_b = i >= na || (j < nb && rb < ra);
+            merged[staged_at(k)] = take_b ? kb : ka;
             if (take_b) {
               ++j;
-              if (j < nb) kb = keys[na + j];
+              if (j < nb) {
+                kb = keys[na + j];
+                rb = key_order<K>::rank(kb);
+              }
             } else {
               ++i;
-              if (i < na) ka = keys[i];
+              if (i < na) {
+                ka = keys[i];
+                ra = key_order<K>::rank(ka);
+              }
             }
           }
         }
@@ -140,7 +152,7 @@ __global__ void __launch_bounds__(Threads, 2048 / Threads) merge_pass_kernel(con
 #pragma unroll
       for (int u = 0; u < Items; ++u) {
         const int k = static_cast<int>(threadIdx.x) + u * Threads;
-        if (k < count) out[pos + k] = merged[k];
+        if (k < count) out[pos + k] = merged[staged_at(k)];
       }
       __syncthreads();  // keys and merged are reused by the next piece
       pos = end;
