@@ -4,11 +4,12 @@
 // Run r of a pass is lists [r * run, (r + 1) * run) of the caller's offsets, already one sorted run in
 // `in`; pair p merges runs 2p (A) and 2p + 1 (B) into out's range of the same two runs. The runs stay
 // where the caller's lists were, so the pass needs no offsets of its own and the offsets never leave
-// the device. A block takes tiles of Threads * Items outputs of the whole range (grid-stride); a tile
-// that crosses pairs is cut at their ends. For a tile piece, diagonals d0 and d1 of its pair's merge
-// give how many of its outputs come from A (a binary search each, stable: A's key first on a tie),
-// the piece's A and B keys go to shared memory, and each thread merges Items outputs from its own
-// diagonal there, then the block writes the piece out in order (coalesced).
+// the device. The split kernel first places every tile boundary of the output (Threads * Items
+// outputs a tile): its pair, and how many of the pair's outputs before it come from A (a binary search
+// along the merge path, stable: A's key first on a tie). The merge kernel's block then takes a tile,
+// cut at the ends of the pairs it crosses; for each piece the A and B keys go to shared memory, each
+// thread merges Items outputs from its own diagonal there, and the block writes the piece out in
+// order (coalesced).
 #pragma once
 #include <tally/policies/config.cuh>
 #include <tally/policies/key_order.cuh>
@@ -34,8 +35,8 @@ TALLY_DEVICE index_t run_start(const Offset* offsets, index_t lists, index_t run
   return static_cast<index_t>(offsets[l]);
 }
 
-// The pair of run pairs holding output position pos (the last one starting at or before it: a later
-// one would start past pos), of `pairs` pairs.
+// The pair holding output position pos: the last of the `pairs` pairs that starts at or before it (a
+// later one starts past pos).
 template <class Offset>
 TALLY_DEVICE index_t pair_at(const Offset* offsets, index_t lists, index_t run, index_t pairs, index_t pos) {
   index_t lo = 0, hi = pairs - 1;
@@ -72,10 +73,12 @@ __global__ void merge_split_kernel(const K* __restrict__ in, const Offset* __res
   }
 }
 
+// Full occupancy (2048 threads an SM) asked of the register allocator: 32 registers, no spills at
+// 256 x 8, twice the resident blocks of the unbounded kernel (docs/merge.md).
 template <int Threads, int Items, class K, class Offset>
-__global__ void __launch_bounds__(Threads, 2048 / Threads) merge_pass_kernel(const K* __restrict__ in, K* __restrict__ out,
-                                                             const Offset* __restrict__ offsets, index_t lists, index_t run,
-                                                             index_t tiles, const merge_split* __restrict__ split) {
+__global__ void __launch_bounds__(Threads, 2048 / Threads)
+    merge_pass_kernel(const K* __restrict__ in, K* __restrict__ out, const Offset* __restrict__ offsets, index_t lists,
+                      index_t run, index_t tiles, const merge_split* __restrict__ split) {
   constexpr index_t tile = index_t{Threads} * Items;
   using rank_t = typename key_order<K>::rank_t;
   // Output k of a piece is staged at k + k / 32: a thread's Items consecutive outputs would otherwise
