@@ -15,7 +15,9 @@
 // How the next key is chosen is the policy's. merge_path<Threads, Items> (the default) merges the
 // lists in ceil(log2 K) passes, pairs of runs at a time, each pass by merge path
 // (detail/merge_kernel.cuh): a split kernel places every tile boundary, then each block merges its
-// tile through shared memory.
+// tile through shared memory. merge_heads<Select> is seed 003's way (detail/merge_heads_kernel.cuh):
+// one block, a thread a list (at most 1024 lists), n steps of a block-wide choice of the smallest
+// head; merge_policies names the seed's four choices. Every composition gives the same bits.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -24,6 +26,7 @@
 #include <cuda_runtime_api.h>
 
 #include <tally/detail/launch.cuh>
+#include <tally/detail/merge_heads_kernel.cuh>
 #include <tally/detail/merge_kernel.cuh>
 #include <tally/detail/workspace.hpp>
 #include <tally/error.hpp>
@@ -42,6 +45,31 @@ struct merge_path {
 };
 
 using default_merge_policy = merge_path<>;
+
+// Seed 003's merges (detail/merge_heads_kernel.cuh): one block of Threads threads, thread l holding
+// list l (so at most Threads lists), the smallest head picked by Select at every one of the n steps.
+template <class Select, int Threads = 1024>
+struct merge_heads {
+  static_assert(Threads >= 32 && Threads <= 1024 && (Threads & (Threads - 1)) == 0,
+                "tally::merge_heads: Threads must be a power of two in [32, 1024]");
+  static constexpr const char* name = "merge_heads";
+  using select = Select;
+  static constexpr int threads = Threads;
+};
+
+// The seed's four ways as compositions: merge_array1, merge_array6, merge_array5 (its tree, here
+// block::warp_shuffle's) and the hybrid of groups of 8.
+namespace merge_policies {
+using seed_single_thread = merge_heads<merge_select::single_thread>;
+using seed_atomic_min = merge_heads<merge_select::atomic_min>;
+using seed_tree = merge_heads<merge_select::tree<block::warp_shuffle>>;
+using seed_hybrid = merge_heads<merge_select::hybrid<8>>;
+}  // namespace merge_policies
+
+namespace detail {
+template <class P> struct is_merge_heads : std::false_type {};
+template <class S, int T> struct is_merge_heads<merge_heads<S, T>> : std::true_type {};
+}  // namespace detail
 
 template <class K, class P = default_merge_policy>
 class merger {
@@ -66,6 +94,19 @@ class merger {
                   cudaStream_t stream) {
     if (n == 0) return;
     static_assert(std::is_integral_v<Offset>, "tally::merge: offsets are 32- or 64-bit integers");
+    if constexpr (detail::is_merge_heads<P>::value) {
+      detail::queue_kernel(detail::merge_heads_kernel<typename P::select, P::threads, K, Offset>, 1, P::threads, 0, stream,
+                           false, "tally::merge", keys, out, offsets, num_lists);
+    } else {
+      run_passes(keys, offsets, num_lists, n, out, workspace, stream);
+    }
+  }
+
+ private:
+  // merge_path: ceil(log2 K) passes, each a split kernel and a merge kernel.
+  template <class Offset>
+  static void run_passes(const K* keys, const Offset* offsets, index_t num_lists, index_t n, K* out, void* workspace,
+                         cudaStream_t stream) {
     const parts w = layout(n);
     auto* base = static_cast<unsigned char*>(workspace);
     K* other = reinterpret_cast<K*>(base + w.keys_at);
@@ -92,6 +133,7 @@ class merger {
     }
   }
 
+ public:
   template <class Offset>
   static void validate(const K* keys, const Offset* offsets, index_t num_lists, index_t n, const K* out, const char* where) {
     if (n < 0) throw error(std::string(where) + ": n = " + std::to_string(n) + " is negative");
@@ -101,6 +143,11 @@ class merger {
     if (offsets == nullptr && num_lists > 0) throw error(std::string(where) + ": offsets pointer is null");
     if (n > 0 && (keys == nullptr || out == nullptr))
       throw error(std::string(where) + ": " + (keys == nullptr ? "keys" : "output") + " pointer is null but n = " + std::to_string(n));
+    if constexpr (detail::is_merge_heads<P>::value) {
+      if (num_lists > P::threads)
+        throw error(std::string(where) + ": " + std::to_string(num_lists) + " lists, but this merge_heads composition " +
+                    "gives each list a thread of one block: at most " + std::to_string(P::threads));
+    }
     if (n > 0 && keys + n > out && out + n > keys)
       throw error(std::string(where) + ": the output overlaps the keys (the keys are never written: give another buffer)");
   }
@@ -111,9 +158,15 @@ class merger {
     std::size_t keys_at = 0, splits_at = 0, total = 0;
   };
   static constexpr std::size_t align(std::size_t b) { return (b + 255) / 256 * 256; }
+  template <class Q>
+  static constexpr index_t tile_of() {
+    if constexpr (detail::is_merge_heads<Q>::value) return 1;
+    else return Q::tile;
+  }
   static parts layout(index_t n) {
-    if (n <= 0) return {};
-    const auto tiles = static_cast<std::size_t>((n + P::tile - 1) / P::tile);
+    if (n <= 0 || detail::is_merge_heads<P>::value) return {};  // merge_heads works in place of nothing
+    constexpr index_t tile = tile_of<P>();
+    const auto tiles = static_cast<std::size_t>((n + tile - 1) / tile);
     parts p;
     p.keys_at = 0;
     p.splits_at = align(static_cast<std::size_t>(n) * sizeof(K));

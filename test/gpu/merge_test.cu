@@ -63,7 +63,7 @@ void make_lists(const std::vector<index_t>& lengths, keys_kind kind, std::uint64
   }
 }
 
-template <class K, class Offset>
+template <class K, class Offset, class P = default_merge_policy>
 void check_merge(const std::vector<index_t>& lengths, keys_kind kind) {
   std::vector<K> keys;
   std::vector<index_t> offsets64;
@@ -72,7 +72,7 @@ void check_merge(const std::vector<index_t>& lengths, keys_kind kind) {
   const auto n = static_cast<index_t>(keys.size());
   const auto lists = static_cast<index_t>(lengths.size());
   std::vector<Offset> offsets(offsets64.begin(), offsets64.end());
-  INFO("keys of " << sizeof(K) << " bytes, offsets of " << sizeof(Offset) << ", " << lists << " lists, n = " << n
+  INFO("policy " << P::name << ", keys of " << sizeof(K) << " bytes, offsets of " << sizeof(Offset) << ", " << lists << " lists, n = " << n
                   << ", kind " << static_cast<int>(kind) << ", seed " << seed);
 
   std::vector<K> expected = keys;  // in list order: a stable sort keeps the merge's tie rule
@@ -83,7 +83,7 @@ void check_merge(const std::vector<index_t>& lengths, keys_kind kind) {
   TALLY_TEST_CHECK_CUDA(cudaMemcpy(d_keys.get(), keys.data(), keys.size() * sizeof(K), cudaMemcpyHostToDevice));
   TALLY_TEST_CHECK_CUDA(cudaMemcpy(d_offsets.get(), offsets.data(), offsets.size() * sizeof(Offset), cudaMemcpyHostToDevice));
   d_out.poison();
-  tally::merge(d_keys.get(), d_offsets.get(), lists, n, d_out.get());
+  tally::merge<P>(d_keys.get(), d_offsets.get(), lists, n, d_out.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<K> got(keys.size()), after(keys.size());
   TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), d_out.get(), got.size() * sizeof(K), cudaMemcpyDeviceToHost));
@@ -135,6 +135,27 @@ TEST_CASE("merge: K sorted lists give the stable sort of their concatenation, bi
       check_merge<double, index_t>(lengths, kind);
     }
   }
+}
+
+TEST_CASE("merge: seed 003's four merges (one block, a thread a list) give the same bits") {
+  std::mt19937_64 g(next_seed());
+  std::vector<std::vector<index_t>> layouts_small = {{0}, {7}, {3, 0, 5, 1, 1}, std::vector<index_t>(32, 40)};
+  std::vector<index_t> many(1000);  // up to the block's 1024 threads, empty lists among them
+  for (index_t& l : many) l = static_cast<index_t>(g() % 3 == 0 ? 0 : g() % 12);
+  layouts_small.push_back(many);
+  for (const auto& lengths : layouts_small) {
+    for (keys_kind kind : {keys_kind::random, keys_kind::few}) {
+      check_merge<std::int32_t, int, merge_policies::seed_single_thread>(lengths, kind);
+      check_merge<float, index_t, merge_policies::seed_atomic_min>(lengths, kind);
+      check_merge<std::uint64_t, int, merge_policies::seed_tree>(lengths, kind);
+      check_merge<double, index_t, merge_policies::seed_hybrid>(lengths, kind);
+      check_merge<std::int64_t, int, merge_heads<merge_select::tree<block::sequential>, 256>>(
+          lengths.size() <= 256 ? lengths : std::vector<index_t>(lengths.begin(), lengths.begin() + 256), kind);
+    }
+  }
+  device_buffer<int> keys(16), out(16);
+  device_buffer<int> offsets(1026);
+  CHECK_THROWS_AS(tally::merge<merge_policies::seed_atomic_min>(keys.get(), offsets.get(), 1025, 16, out.get()), tally::error);
 }
 
 TEST_CASE("merge: key_order places NaNs last and -0 before +0") {
