@@ -158,20 +158,18 @@ class merger {
     std::size_t keys_at = 0, splits_at = 0, total = 0;
   };
   static constexpr std::size_t align(std::size_t b) { return (b + 255) / 256 * 256; }
-  template <class Q>
-  static constexpr index_t tile_of() {
-    if constexpr (detail::is_merge_heads<Q>::value) return 1;
-    else return Q::tile;
-  }
   static parts layout(index_t n) {
-    if (n <= 0 || detail::is_merge_heads<P>::value) return {};  // merge_heads works in place of nothing
-    constexpr index_t tile = tile_of<P>();
-    const auto tiles = static_cast<std::size_t>((n + tile - 1) / tile);
-    parts p;
-    p.keys_at = 0;
-    p.splits_at = align(static_cast<std::size_t>(n) * sizeof(K));
-    p.total = p.splits_at + align((tiles + 1) * sizeof(detail::merge_split));
-    return p;
+    if constexpr (detail::is_merge_heads<P>::value) {
+      return {};  // merge_heads needs no workspace
+    } else {
+      if (n <= 0) return {};
+      const auto tiles = static_cast<std::size_t>((n + P::tile - 1) / P::tile);
+      parts p;
+      p.keys_at = 0;
+      p.splits_at = align(static_cast<std::size_t>(n) * sizeof(K));
+      p.total = p.splits_at + align((tiles + 1) * sizeof(detail::merge_split));
+      return p;
+    }
   }
 
   detail::device_workspace workspace_;

@@ -11,12 +11,11 @@
 // begins with a barrier, so it may reuse its storage from the last one.
 #pragma once
 #include <climits>
-#include <type_traits>
 
 #include <tally/policies/block.cuh>
+#include <tally/policies/block_atomic.cuh>
 #include <tally/policies/config.cuh>
 #include <tally/policies/key_order.cuh>
-#include <tally/policies/smem.cuh>
 
 namespace tally::merge_select {
 
@@ -46,16 +45,9 @@ struct single_thread {
   }
 };
 
-namespace detail {
-template <class R>
-TALLY_DEVICE void atomic_min_rank(R* slot, R v) {
-  if constexpr (sizeof(R) == 4) atomicMin(reinterpret_cast<unsigned*>(slot), static_cast<unsigned>(v));
-  else atomicMin(reinterpret_cast<unsigned long long*>(slot), static_cast<unsigned long long>(v));
-}
-}  // namespace detail
-
-// merge_array6: every thread with a head folds its rank into one slot with atomicMin, then the
-// threads whose head equals the minimum fold their index into another: the lowest wins.
+// merge_array6: every thread with a head folds its rank into one slot with atomicMin (block::atomic's
+// shared-memory atomic), then the threads whose head equals the minimum fold their index into
+// another: the lowest wins.
 struct atomic_min {
   static constexpr const char* name = "atomic_min";
   template <class R, int Threads>
@@ -71,7 +63,7 @@ struct atomic_min {
       s.min_thread = INT_MAX;
     }
     __syncthreads();
-    if (has) detail::atomic_min_rank(&s.min_rank, rank);
+    if (has) block::detail::fold_atomically<op::min>(s.min_rank, rank);
     __syncthreads();
     if (has && rank == s.min_rank) atomicMin(&s.min_thread, static_cast<int>(threadIdx.x));
     __syncthreads();
@@ -96,9 +88,9 @@ struct hybrid {
     if (threadIdx.x < groups) s.min_rank[threadIdx.x] = ~R{0};
     if (threadIdx.x == 0) s.min_thread = INT_MAX;
     __syncthreads();
-    if (has) detail::atomic_min_rank(&s.min_rank[threadIdx.x / G], rank);
+    if (has) block::detail::fold_atomically<op::min>(s.min_rank[threadIdx.x / G], rank);
     __syncthreads();
-    if (threadIdx.x > 0 && threadIdx.x < groups) detail::atomic_min_rank(&s.min_rank[0], s.min_rank[threadIdx.x]);
+    if (threadIdx.x > 0 && threadIdx.x < groups) block::detail::fold_atomically<op::min>(s.min_rank[0], static_cast<R>(s.min_rank[threadIdx.x]));
     __syncthreads();
     if (has && rank == s.min_rank[0]) atomicMin(&s.min_thread, static_cast<int>(threadIdx.x));
     __syncthreads();

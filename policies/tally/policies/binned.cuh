@@ -196,7 +196,6 @@ struct binned {
   // --- the parts -------------------------------------------------------------------------------
   TALLY_HD static std::uint64_t bits(double x) { return cuda::std::bit_cast<std::uint64_t>(x); }
   TALLY_HD static double from_bits(std::uint64_t b) { return cuda::std::bit_cast<double>(b); }
-  TALLY_HD static int biased_exponent(double x) { return static_cast<int>((bits(x) >> 52) & 0x7ff); }
   TALLY_HD static std::uint32_t high_word(double x) { return static_cast<std::uint32_t>(bits(x) >> 32); }
   TALLY_HD int index() const { return index_of_top(top); }
   TALLY_HD static int index_of_top(std::uint32_t t) { return (2068 - static_cast<int>(t >> 20)) / width; }
@@ -326,7 +325,6 @@ struct binned {
     r.room = room;
     *this = r;
   }
-
 
   // Adds the bins of s (s.index >= index, both renormalized) to this state's bins of the same
   // global index. One branch per shift, so that every index is a constant: a bin array indexed by
