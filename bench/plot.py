@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Turns a benchmark program's JSON (--benchmark_out=FILE --benchmark_out_format=json) into PNGs.
 
-    python3 bench/plot.py bench/results/<gpu>[_quick|_ladder|_rows|_transpose|_segments].json --out bench/results/
+    python3 bench/plot.py bench/results/<gpu>[_quick|_ladder|_rows|_transpose|_segments|_sort].json --out bench/results/
 
-The rows' prefix says which program wrote them (bench/run.sh reduce|rows|transpose), and the PNGs
-are named after the GPU in the JSON context (gpu_name):
+The rows' prefix says which program wrote them (bench/run.sh reduce|rows|transpose|segments,
+bench/run_sort.sh), and the PNGs are named after the GPU in the JSON context (gpu_name):
   reduce/     tally_bench, named <gpu> for a full run, <gpu>_quick or <gpu>_ladder otherwise:
                 <gpu>_<type>.png         GB/s against n for tally_default, CUB and Thrust, back_to_back,
                                          one panel per operator (sum, min, arg_min), read ceiling dashed;
@@ -16,6 +16,9 @@ are named after the GPU in the JSON context (gpu_name):
               strategies as small markers, the read ceiling dashed
   segments/   tally_bench_segments: <gpu>_segments.png, GB/s per distribution, a panel per job
               and type, tally's default against CUB / cuSPARSE, other tile shapes as ticks
+  sort/       tally_bench_sort: <gpu>_sort.png, Gkeys/s (GBps / (sizeof(K) + sizeof(V))) against n, one
+              panel per job (keys, pairs) and key type, a line each for tally's default, CUB's merge
+              sort, CUB's radix sort and Thrust
   transpose/  tally_bench_transpose: <gpu>_transpose.png, one panel per element type and size, a bar
               per method (GB/s = (read + write) / time), the D2D copy dashed, cuBLAS geam and
               tally's default layout highlighted
@@ -241,19 +244,63 @@ def plot_segments(context, medians, out):
     return [save(fig, os.path.join(out, f"{bench_json.gpu_prefix(context)}_segments.png"), 110)]
 
 
+# sort/<job>/<type>/<lib>/<n>: GBps counts n * (sizeof(K) + sizeof(V)) bytes, V the key's size for pairs.
+SORT_KEY_BYTES = {"uint32": 4, "int32": 4, "float": 4, "uint64": 8, "int64": 8, "double": 8}
+SORT_LIBS = {"tally_default": ("tally default", "tab:blue", "o"),
+             "cub_merge_sort": ("CUB merge sort", "tab:orange", "s"),
+             "cub_radix_sort": ("CUB radix sort", "tab:red", "D"),
+             "thrust": ("Thrust (includes a copy)", "tab:green", "^")}
+
+
+def plot_sort(context, medians, out):
+    """tally_bench_sort: Gkeys/s (n / time) against n, one panel per job and key type."""
+    gkeys = {}
+    for (job, type_, lib, n), fields in bench_json.rows(medians, "sort").items():
+        if "GBps" in fields and type_ in SORT_KEY_BYTES and lib in SORT_LIBS:
+            per_key = SORT_KEY_BYTES[type_] * (2 if job == "pairs" else 1)
+            gkeys[(job, type_, lib, int(n))] = fields["GBps"] / per_key
+    if not gkeys:
+        return []
+    jobs = [j for j in ("keys", "pairs") if any(k[0] == j for k in gkeys)]
+    types = [t for t in SORT_KEY_BYTES if any(k[1] == t for k in gkeys)]
+    fig, axes = plt.subplots(len(jobs), len(types), figsize=(4.6 * len(types), 3.9 * len(jobs)), squeeze=False)
+    lo, hi = min(k[3] for k in gkeys), max(k[3] for k in gkeys)
+    for r, job in enumerate(jobs):
+        for c, type_ in enumerate(types):
+            ax = axes[r][c]
+            for lib, (label, color, marker) in SORT_LIBS.items():
+                points = sorted((k[3], v) for k, v in gkeys.items() if k[:3] == (job, type_, lib))
+                if points:
+                    ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=color, marker=marker,
+                            markersize=4)
+            ax.set_xscale("log", base=2)
+            ax.set_xticks([2 ** k for k in range(0, 64, 2) if lo <= 2 ** k <= hi])
+            ax.set_ylim(bottom=0)
+            ax.set_xlabel("n (keys)")
+            ax.set_ylabel("Gkeys/s (n / time)")
+            ax.set_title(f"{type_} {job}" + (f" ({type_} + {'uint32' if SORT_KEY_BYTES[type_] == 4 else 'uint64'} values)"
+                                             if job == "pairs" else ""), fontsize=9)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7)
+    fig.suptitle(f"tally::sorter vs CUB and Thrust on {context.get('gpu_name_raw', bench_json.gpu_prefix(context))}")
+    fig.tight_layout()
+    return [save(fig, os.path.join(out, f"{bench_json.gpu_prefix(context)}_sort.png"), 110)]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("json", help="JSON output of tally_bench, tally_bench_rows, tally_bench_transpose or tally_bench_segments")
+    parser.add_argument("json", help="JSON output of tally_bench, tally_bench_rows, tally_bench_transpose, tally_bench_segments "
+                                     "or tally_bench_sort")
     parser.add_argument("--out", default=".", help="directory for the PNGs")
     args = parser.parse_args()
 
     context, medians = bench_json.load(args.json)
     os.makedirs(args.out, exist_ok=True)
     written = []
-    for plot in (plot_reduce, plot_rows, plot_transpose, plot_segments):
+    for plot in (plot_reduce, plot_rows, plot_transpose, plot_segments, plot_sort):
         written += plot(context, medians, args.out)
     if not written:
-        sys.exit(f"plot.py: no reduce/, rows/, transpose/ or segments/ rows with a GBps counter in {args.json}")
+        sys.exit(f"plot.py: no reduce/, rows/, transpose/, segments/ or sort/ rows with a GBps counter in {args.json}")
     for p in written:
         print(p)
 

@@ -30,11 +30,22 @@ struct key_order {
     } else {
       constexpr rank_t sign = rank_t{1} << (8 * sizeof(rank_t) - 1);
       const rank_t b = cuda::std::bit_cast<rank_t>(k);
-      if (k != k) return ~rank_t{0};  // every NaN last, equal to each other
-      return (b & sign) ? ~b : (b | sign);
+      // Negative: every bit flipped; positive: the sign bit set. Written with the sign spread into
+      // a mask (one shift, one xor) rather than a branch or two selects.
+      using signed_t = std::make_signed_t<rank_t>;
+      const rank_t flip = static_cast<rank_t>(static_cast<signed_t>(b) >> (8 * sizeof(rank_t) - 1)) | sign;
+      return k != k ? ~rank_t{0} : b ^ flip;  // every NaN last, equal to each other
     }
   }
   TALLY_HD static bool less(K a, K b) { return rank(a) < rank(b); }
+  // Whether rank is a bijection, so that from_rank restores the key: integers of rank_t's width.
+  // Floating keys are not (every NaN has one rank), nor narrower integers.
+  static constexpr bool invertible = std::is_integral_v<K> && sizeof(K) == sizeof(rank_t);
+  TALLY_HD static K from_rank(rank_t r) {
+    static_assert(invertible, "tally::key_order<K>::from_rank: K's rank is not a bijection");
+    constexpr rank_t flip = std::is_signed_v<K> ? rank_t{1} << (8 * sizeof(rank_t) - 1) : 0;
+    return static_cast<K>(r ^ flip);
+  }
 };
 
 }  // namespace tally
