@@ -184,4 +184,36 @@ TALLY_C_TRANSPOSE(16)
 TALLY_C_TRANSPOSE(32)
 TALLY_C_TRANSPOSE(64)
 
+// Sorts and merges on suffix S (C type CT, C++ type T): values by width, moved as unsigned words of
+// that size; offsets of 32 and 64 bits.
+#define TALLY_C_SORT_BY_KEY(S, CT, T, BITS)                                                                       \
+  tally_status tally_sort_by_key_##S##_v##BITS(const CT* keys, const void* values, CT* keys_out, void* values_out, \
+                                               int64_t n, void* stream) {                                        \
+    using word = std::uint##BITS##_t;                                                                             \
+    return guarded("tally_sort_by_key_" #S "_v" #BITS, [&] {                                                     \
+      tally::sort_by_key(as<T>(keys), as<word>(values), as<T>(keys_out), as<word>(values_out), n, stream_of(stream)); \
+    });                                                                                                           \
+  }
+#define TALLY_C_MERGE(S, CT, T, BITS)                                                                                \
+  tally_status tally_merge_##S##_o##BITS(const CT* keys, const int##BITS##_t* offsets, int64_t num_lists, int64_t n, \
+                                         CT* out, void* stream) {                                                    \
+    return guarded("tally_merge_" #S "_o" #BITS, [&] {                                                              \
+      tally::merge(as<T>(keys), as<std::int##BITS##_t>(offsets), num_lists, n, as<T>(out), stream_of(stream));      \
+    });                                                                                                              \
+  }
+#define TALLY_C_SORTS(S, CT, T)                                                                                     \
+  tally_status tally_sort_##S(const CT* keys, CT* keys_out, int64_t n, void* stream) {                             \
+    return guarded("tally_sort_" #S, [&] { tally::sort(as<T>(keys), as<T>(keys_out), n, stream_of(stream)); });     \
+  }                                                                                                                 \
+  TALLY_C_SORT_BY_KEY(S, CT, T, 32)                                                                                 \
+  TALLY_C_SORT_BY_KEY(S, CT, T, 64)                                                                                 \
+  TALLY_C_MERGE(S, CT, T, 32)                                                                                       \
+  TALLY_C_MERGE(S, CT, T, 64)
+TALLY_C_SORTS(i32, int32_t, std::int32_t)
+TALLY_C_SORTS(i64, int64_t, std::int64_t)
+TALLY_C_SORTS(u32, uint32_t, std::uint32_t)
+TALLY_C_SORTS(u64, uint64_t, std::uint64_t)
+TALLY_C_SORTS(f32, float, float)
+TALLY_C_SORTS(f64, double, double)
+
 }  // extern "C"

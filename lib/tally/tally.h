@@ -24,9 +24,22 @@
  *   tally_matvec_<t>(a, m, n, ld, x, y, stream): y = a x (f16, bf16: products and sums in float).
  *   tally_transpose_<bits>(in, out, rows, cols, stream): out (cols x rows) = in (rows x cols)
  *     transposed, for 16-, 32- and 64-bit elements (the bits are copied); in and out must not overlap.
- *   tally_reducer_*: the same as the one-off functions, through a reducer that allocates its device
- *     workspace once, in tally_reducer_create: its calls allocate nothing (graph-capturable). One
- *     reducer's calls must not overlap on the device (one stream, or one reducer per stream). */
+ *   tally_sort_<k>(keys, keys_out, n, stream): keys_out = keys sorted, stably, in key_order's total
+ *     order (integers their own; floats -inf < ... < -0 < +0 < ... < +inf < NaN, NaNs equal and
+ *     last): tally::sort. k: i32, i64, u32, u64, f32, f64.
+ *   tally_sort_by_key_<k>_v<32|64>(keys, values, keys_out, values_out, n, stream): the same, and
+ *     values_out[i] the value that came with keys_out[i]; values are any 32- or 64-bit elements
+ *     (the bits are moved), aligned to their size: tally::sort_by_key.
+ *   tally_merge_<k>_o<32|64>(keys, offsets, num_lists, n, out, stream): list i is
+ *     keys[offsets[i], offsets[i + 1]), each sorted in key_order; out = their stable merge (equal keys
+ *     in list order). The num_lists + 1 offsets (int32_t or int64_t) are device memory, ascending
+ *     from 0 to n: tally::merge.
+ *     Sorts and merges take their workspace from the stream-ordered pool; the input is never written,
+ *     and no output may overlap an input or another output; n == 0 queues nothing.
+ *   tally_reducer_*: the same as the one-off functions (but transposes, sorts and merges), through
+ *     a reducer that allocates its device workspace once, in tally_reducer_create: its calls
+ *     allocate nothing (graph-capturable). One reducer's calls must not overlap on the device (one
+ *     stream, or one reducer per stream). */
 #ifndef TALLY_TALLY_H
 #define TALLY_TALLY_H
 
@@ -68,6 +81,39 @@ void tally_reducer_destroy(tally_reducer* reducer);
 tally_status tally_transpose_16(const void* in, void* out, int64_t rows, int64_t cols, void* stream);
 tally_status tally_transpose_32(const void* in, void* out, int64_t rows, int64_t cols, void* stream);
 tally_status tally_transpose_64(const void* in, void* out, int64_t rows, int64_t cols, void* stream);
+
+/* Sorts and merges (workspace from the stream-ordered pool): keys alone, keys with 32- or 64-bit
+ * values (passed as void*, moved as their bits), and merges with 32- or 64-bit offsets. */
+tally_status tally_sort_i32(const int32_t* keys, int32_t* keys_out, int64_t n, void* stream);
+tally_status tally_sort_i64(const int64_t* keys, int64_t* keys_out, int64_t n, void* stream);
+tally_status tally_sort_u32(const uint32_t* keys, uint32_t* keys_out, int64_t n, void* stream);
+tally_status tally_sort_u64(const uint64_t* keys, uint64_t* keys_out, int64_t n, void* stream);
+tally_status tally_sort_f32(const float* keys, float* keys_out, int64_t n, void* stream);
+tally_status tally_sort_f64(const double* keys, double* keys_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_i32_v32(const int32_t* keys, const void* values, int32_t* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_i32_v64(const int32_t* keys, const void* values, int32_t* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_i64_v32(const int64_t* keys, const void* values, int64_t* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_i64_v64(const int64_t* keys, const void* values, int64_t* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_u32_v32(const uint32_t* keys, const void* values, uint32_t* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_u32_v64(const uint32_t* keys, const void* values, uint32_t* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_u64_v32(const uint64_t* keys, const void* values, uint64_t* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_u64_v64(const uint64_t* keys, const void* values, uint64_t* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_f32_v32(const float* keys, const void* values, float* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_f32_v64(const float* keys, const void* values, float* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_f64_v32(const double* keys, const void* values, double* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_sort_by_key_f64_v64(const double* keys, const void* values, double* keys_out, void* values_out, int64_t n, void* stream);
+tally_status tally_merge_i32_o32(const int32_t* keys, const int32_t* offsets, int64_t num_lists, int64_t n, int32_t* out, void* stream);
+tally_status tally_merge_i32_o64(const int32_t* keys, const int64_t* offsets, int64_t num_lists, int64_t n, int32_t* out, void* stream);
+tally_status tally_merge_i64_o32(const int64_t* keys, const int32_t* offsets, int64_t num_lists, int64_t n, int64_t* out, void* stream);
+tally_status tally_merge_i64_o64(const int64_t* keys, const int64_t* offsets, int64_t num_lists, int64_t n, int64_t* out, void* stream);
+tally_status tally_merge_u32_o32(const uint32_t* keys, const int32_t* offsets, int64_t num_lists, int64_t n, uint32_t* out, void* stream);
+tally_status tally_merge_u32_o64(const uint32_t* keys, const int64_t* offsets, int64_t num_lists, int64_t n, uint32_t* out, void* stream);
+tally_status tally_merge_u64_o32(const uint64_t* keys, const int32_t* offsets, int64_t num_lists, int64_t n, uint64_t* out, void* stream);
+tally_status tally_merge_u64_o64(const uint64_t* keys, const int64_t* offsets, int64_t num_lists, int64_t n, uint64_t* out, void* stream);
+tally_status tally_merge_f32_o32(const float* keys, const int32_t* offsets, int64_t num_lists, int64_t n, float* out, void* stream);
+tally_status tally_merge_f32_o64(const float* keys, const int64_t* offsets, int64_t num_lists, int64_t n, float* out, void* stream);
+tally_status tally_merge_f64_o32(const double* keys, const int32_t* offsets, int64_t num_lists, int64_t n, double* out, void* stream);
+tally_status tally_merge_f64_o64(const double* keys, const int64_t* offsets, int64_t num_lists, int64_t n, double* out, void* stream);
 
 /* One-off device-wide reductions. */
 tally_status tally_sum_i32(const int32_t* in, int64_t n, int32_t* out, void* stream);

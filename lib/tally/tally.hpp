@@ -3,14 +3,18 @@
 // No CUDA syntax: g++ (or any C++11 compiler) includes this header and links libtally.a (or
 // libtally.so) and the CUDA runtime (the `tally::tally` and `tally::tally_shared` CMake targets
 // bring both). The functions are the default-policy instantiations of the templates
-// (<tally/reduce.cuh>, <tally/reduce_rows.cuh>, <tally/matvec.cuh>, <tally/transpose.cuh>); use
-// those directly for other types, operators or policies. <tally/tally.h> is the same for C.
+// (<tally/reduce.cuh>, <tally/reduce_rows.cuh>, <tally/matvec.cuh>, <tally/transpose.cuh>,
+// <tally/sort.cuh>, <tally/merge.cuh>); use those directly for other types, operators or policies.
+// <tally/tally.h> is the same for C.
 //
 //   #include <tally/tally.hpp>
 //   tally::sum(d_in, n, d_out, stream);                 // one-off: workspace from the stream-ordered pool
 //   tally::row_max(d_A, M, N, ld, d_max, stream);       // a result a row of a row-major M x N matrix
 //   tally::matvec(d_A, M, N, ld, d_x, d_y, stream);     // y = A x
 //   tally::transpose(d_A, d_At, M, N, stream);          // out of place, bits copied
+//   tally::sort(d_keys, d_sorted, n, stream);           // stable, NaN last, -0 before +0
+//   tally::sort_by_key(d_keys, d_vals, d_sorted, d_vals_out, n, stream);
+//   tally::merge(d_keys, d_offsets, lists, n, d_merged, stream);  // sorted lists into one
 //
 //   tally::device_reducer r;                            // allocates its workspace once, here
 //   r.sum(d_a, n, d_sum, stream);                       // later calls allocate nothing
@@ -40,9 +44,27 @@
 //   __half, __nv_bfloat16 (products and sums in float, y float).
 // transpose: out (cols x rows, row-major) = in (rows x cols, row-major) transposed, for every 2-,
 //   4- and 8-byte element type below (the bits are copied); in and out must not overlap.
+// Sorts and merges, on keys K = int32, int64, uint32, uint64, float, double, in key_order's total
+// order (<tally/policies/key_order.cuh>): integers in their own order; floating keys -inf <
+// negatives < -0 < +0 < positives < +inf < NaN, every NaN equal to every other and last. Stable:
+// equal keys (NaNs of any payload, too) keep their input order, so the output's bits are a function
+// of the input alone. Out of place: the input is never written, and no output may overlap an input
+// or another output. Their workspace (about n keys, and n values) comes from the stream-ordered
+// pool.
+//   sort(keys, keys_out, n): keys_out[0, n) = keys[0, n) sorted.
+//   sort_by_key(keys, values, keys_out, values_out, n): the keys sorted, values_out[i] the value
+//     that came with keys_out[i]. Values are any trivially copyable 4- or 8-byte type (moved as
+//     their bits, as std::uint32_t / std::uint64_t; the pointers aligned to their size).
+//   merge(keys, offsets, num_lists, n, out): list i is keys[offsets[i], offsets[i + 1]), each
+//     sorted in key_order; out[0, n) = their merge, equal keys in list order. The num_lists + 1
+//     offsets (int32 or int64) are device memory, ascending from offsets[0] = 0 to
+//     offsets[num_lists] = n (a precondition: they are not read on the host). num_lists = 0 only
+//     with n = 0.
+//   n == 0 queues nothing; keys and outputs may then be null (merge's offsets too if num_lists == 0).
 //
 // Every function
-//   - takes device pointers: `in` holds n elements (it may be null when n == 0), `out` one result;
+//   - takes device pointers: `in` holds n elements (it may be null when n == 0), `out` one result
+//     (sorts and merges: n results);
 //   - is asynchronous: it queues its work on `stream` and returns; *out is valid once the stream
 //     reaches that point (cudaStreamSynchronize, an event, or a later kernel on the same stream);
 //   - is deterministic: the same device, n and input give a bit-identical result;
@@ -53,14 +75,15 @@
 //   "tally::sum: input pointer is null but n = 10".
 // error::code() is the CUDA error behind it (cudaErrorMemoryAllocation, ...), or cudaSuccess for a
 // bad argument or a misused device_reducer. Bad arguments (negative n, a null input with n > 0, a
-// null output, a pointer not aligned to its type) are checked before any CUDA call: nothing is
-// queued and *out is untouched.
+// null output, a pointer not aligned to its type, an output overlapping an input) are checked
+// before any CUDA call: nothing is queued and *out is untouched.
 // A failure of the queued kernels themselves (e.g. an input pointer that is not device memory)
 // surfaces as CUDA errors do, as the status of the next synchronising CUDA call.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -109,11 +132,36 @@
   TALLY_MATVEC_(__nv_bfloat16, float)
 // Transposes need no workspace: free functions only.
 #define TALLY_TRANSPOSE_(T) void transpose(const T* in, T* out, index_t rows, index_t cols, cudaStream_t stream = 0);
+// Sorts and merges on key type K: free functions only. Values of 4 and 8 bytes go to the library as
+// std::uint32_t / std::uint64_t; the template takes any other trivially copyable type of those sizes.
+#define TALLY_SORT_(K)                                                                                                \
+  void sort(const K* keys, K* keys_out, index_t n, cudaStream_t stream = 0);                                         \
+  void sort_by_key(const K* keys, const std::uint32_t* values, K* keys_out, std::uint32_t* values_out, index_t n,    \
+                   cudaStream_t stream = 0);                                                                          \
+  void sort_by_key(const K* keys, const std::uint64_t* values, K* keys_out, std::uint64_t* values_out, index_t n,    \
+                   cudaStream_t stream = 0);                                                                          \
+  template <class V>                                                                                                  \
+  void sort_by_key(const K* keys, const V* values, K* keys_out, V* values_out, index_t n, cudaStream_t stream = 0) { \
+    typedef typename detail::value_bits<V>::type bits;                                                               \
+    sort_by_key(keys, reinterpret_cast<const bits*>(values), keys_out, reinterpret_cast<bits*>(values_out), n,      \
+                stream);                                                                                              \
+  }                                                                                                                   \
+  void merge(const K* keys, const std::int32_t* offsets, index_t num_lists, index_t n, K* out,                       \
+             cudaStream_t stream = 0);                                                                                \
+  void merge(const K* keys, const std::int64_t* offsets, index_t num_lists, index_t n, K* out, cudaStream_t stream = 0);
 
 namespace tally {
 
 namespace detail {
 struct device_reducer_impl;  // defined in the library (lib/src): the workspace and its device
+
+// The word a sort_by_key value travels to the library as: its bits, 4 or 8 bytes.
+template <class V>
+struct value_bits {
+  static_assert(std::is_trivially_copyable<V>::value && (sizeof(V) == 4 || sizeof(V) == 8),
+                "tally::sort_by_key: values are trivially copyable 4- or 8-byte types (use <tally/sort.cuh> for others)");
+  typedef typename std::conditional<sizeof(V) == 4, std::uint32_t, std::uint64_t>::type type;
+};
 }  // namespace detail
 
 // One-off reductions: a call whose n needs more than one block takes its workspace (at most tens
@@ -143,10 +191,25 @@ TALLY_TRANSPOSE_(std::int64_t)
 TALLY_TRANSPOSE_(std::uint64_t)
 TALLY_TRANSPOSE_(double)
 
+// Sorts and merges: keys K of the six types below, with workspace from the stream-ordered pool.
+//
+//   void sort(const K* keys, K* keys_out, index_t n, cudaStream_t stream = 0);
+//   void sort_by_key(const K* keys, const V* values, K* keys_out, V* values_out, index_t n,
+//                    cudaStream_t stream = 0);     // V: any trivially copyable 4- or 8-byte type
+//   void merge(const K* keys, const Offset* offsets, index_t num_lists, index_t n, K* out,
+//              cudaStream_t stream = 0);           // Offset: std::int32_t or std::int64_t
+TALLY_SORT_(std::int32_t)
+TALLY_SORT_(std::int64_t)
+TALLY_SORT_(std::uint32_t)
+TALLY_SORT_(std::uint64_t)
+TALLY_SORT_(float)
+TALLY_SORT_(double)
+
 // Reductions that never allocate: the object owns one device workspace, allocated in the
 // constructor and sized for the largest workspace any operation above needs at any size (a few
 // hundred KiB at most), and every member call reuses it. The members have the signatures of the
-// free functions (every one but transpose, which needs no workspace).
+// free functions (every one but transpose, which needs no workspace, and the sorts and merges,
+// whose workspace grows with n: <tally/sort.cuh>'s sorter and <tally/merge.cuh>'s merger own theirs).
 //
 // - Bound to a device: the one current when it was constructed. A call made while another device
 //   is current throws tally::error (switch back with cudaSetDevice first).
@@ -179,6 +242,7 @@ class device_reducer {
 
 }  // namespace tally
 
+#undef TALLY_SORT_
 #undef TALLY_TRANSPOSE_
 #undef TALLY_MATVEC_
 #undef TALLY_EVERY_TYPE_

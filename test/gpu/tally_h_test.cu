@@ -1,6 +1,7 @@
 // <tally/tally.h>: every C function against its <tally/tally.hpp> counterpart (which
-// tally_hpp_test.cu and tally_hpp_rows_test.cu check against the host, CUB and the templates), on
-// the same input: bit-identical, one-off and through one tally_reducer. (The host test
+// tally_hpp_test.cu, tally_hpp_templates_test.cu and tally_hpp_sort_test.cu check against the host,
+// CUB and the templates), on the same input: bit-identical, one-off and (reductions, rows, matvec)
+// through one tally_reducer. (The host test
 // tally_h_errors_test.cpp checks the statuses and messages of failures.)
 #include <cstring>
 #include <string>
@@ -157,4 +158,82 @@ TEST_CASE("tally.h: transposes of 16-, 32- and 64-bit elements equal tally.hpp's
   check(type_tag<std::uint16_t>{}, tally_transpose_16);
   check(type_tag<float>{}, tally_transpose_32);
   check(type_tag<std::int64_t>{}, tally_transpose_64);
+}
+
+namespace {
+
+template <class T>
+device_buffer<T> upload_vector(const std::vector<T>& h) {
+  device_buffer<T> d(h.size());
+  TALLY_TEST_CHECK_CUDA(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+// The sorts and merges on key type K: each C function (keys alone, 32- and 64-bit values, 32- and
+// 64-bit offsets) against tally.hpp's on the same input. The merge's lists are parts of the keys,
+// each sorted by tally::sort.
+template <class K, class Sort, class Pairs32, class Pairs64, class Merge32, class Merge64>
+void check_sorts(const char* name, Sort c_sort, Pairs32 c_pairs32, Pairs64 c_pairs64, Merge32 c_merge32, Merge64 c_merge64) {
+  for (const index_t n : {index_t{0}, index_t{1}, index_t{1000}, capped(index_t{100003})}) {
+    INFO(name << ", n = " << n);
+    const auto count = static_cast<std::size_t>(n);
+    const dataset<K> keys(n, next_seed());
+    const dataset<std::uint32_t> v32(n, next_seed());
+    const dataset<std::uint64_t> v64(n, next_seed());
+    device_buffer<K> c_k(count), cpp_k(count), lists(count);
+    device_buffer<std::uint32_t> c_v32(count), cpp_v32(count);
+    device_buffer<std::uint64_t> c_v64(count), cpp_v64(count);
+    c_k.poison();
+    REQUIRE_MESSAGE(c_sort(keys.data(), c_k.get(), n, nullptr) == TALLY_SUCCESS, tally_last_error());
+    tally::sort(keys.data(), cpp_k.get(), n);
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(c_k.bytes() == cpp_k.bytes());
+
+    c_k.poison();
+    c_v32.poison();
+    REQUIRE_MESSAGE(c_pairs32(keys.data(), v32.data(), c_k.get(), c_v32.get(), n, nullptr) == TALLY_SUCCESS, tally_last_error());
+    tally::sort_by_key(keys.data(), v32.data(), cpp_k.get(), cpp_v32.get(), n);
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(c_k.bytes() == cpp_k.bytes());
+    CHECK(c_v32.bytes() == cpp_v32.bytes());
+
+    c_k.poison();
+    c_v64.poison();
+    REQUIRE_MESSAGE(c_pairs64(keys.data(), v64.data(), c_k.get(), c_v64.get(), n, nullptr) == TALLY_SUCCESS, tally_last_error());
+    tally::sort_by_key(keys.data(), v64.data(), cpp_k.get(), cpp_v64.get(), n);
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(c_k.bytes() == cpp_k.bytes());
+    CHECK(c_v64.bytes() == cpp_v64.bytes());
+
+    // Three sorted lists (the first two may be empty).
+    const std::vector<index_t> bounds = {0, n / 3, n / 2, n};
+    for (std::size_t l = 0; l + 1 < bounds.size(); ++l)
+      tally::sort(keys.data() + bounds[l], lists.get() + bounds[l], bounds[l + 1] - bounds[l]);
+    const auto off32 = upload_vector(std::vector<std::int32_t>(bounds.begin(), bounds.end()));
+    const auto off64 = upload_vector(std::vector<std::int64_t>(bounds.begin(), bounds.end()));
+    c_k.poison();
+    REQUIRE_MESSAGE(c_merge32(lists.get(), off32.get(), 3, n, c_k.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    tally::merge(lists.get(), off32.get(), 3, n, cpp_k.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(c_k.bytes() == cpp_k.bytes());
+    c_k.poison();
+    REQUIRE_MESSAGE(c_merge64(lists.get(), off64.get(), 3, n, c_k.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(c_k.bytes() == cpp_k.bytes());
+  }
+}
+
+}  // namespace
+
+#define C_SORTS(K, S)                                                                                                    \
+  check_sorts<K>("tally_sort_" #S " / sort_by_key / merge", tally_sort_##S, tally_sort_by_key_##S##_v32, tally_sort_by_key_##S##_v64, \
+                 tally_merge_##S##_o32, tally_merge_##S##_o64)
+
+TEST_CASE("tally.h: sorts, sorts by key (32- and 64-bit values) and merges (32- and 64-bit offsets) equal tally.hpp's") {
+  C_SORTS(std::int32_t, i32);
+  C_SORTS(std::int64_t, i64);
+  C_SORTS(std::uint32_t, u32);
+  C_SORTS(std::uint64_t, u64);
+  C_SORTS(float, f32);
+  C_SORTS(double, f64);
 }

@@ -79,3 +79,47 @@ TEST_CASE("tally.h: without a GPU a reducer cannot be made, and the status says 
   CHECK(tally_last_cuda_error() != 0);
   CHECK(contains(tally_last_error(), "tally_reducer_create: tally::device_reducer: "));
 }
+
+TEST_CASE("tally.h: sorts and merges reject bad arguments with a status and a message naming the C function") {
+  alignas(16) float keys[8] = {};
+  alignas(16) float out[8] = {7, 7, 7, 7, 7, 7, 7, 7};
+  alignas(16) std::uint64_t values[8] = {}, values_out[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+  alignas(16) std::int32_t offsets32[3] = {0, 4, 8};
+  alignas(16) std::int64_t offsets64[3] = {0, 4, 8};
+  alignas(16) std::int64_t i64[8] = {}, i64_out[8] = {};
+  CHECK(contains(invalid_argument_of([&] { return tally_sort_f32(nullptr, out, 10, nullptr); }),
+                 "tally_sort_f32: tally::sort: keys pointer is null but n = 10"));
+  CHECK(contains(invalid_argument_of([&] { return tally_sort_i64(i64, i64_out, -4, nullptr); }),
+                 "tally_sort_i64: tally::sort: n = -4 is negative"));
+  CHECK(contains(invalid_argument_of([&] { return tally_sort_u32(reinterpret_cast<const std::uint32_t*>(keys),
+                                                                 reinterpret_cast<std::uint32_t*>(keys) + 2, 4, nullptr); }),
+                 "tally_sort_u32: tally::sort: the keys output overlaps the keys"));
+  CHECK(contains(invalid_argument_of([&] { return tally_sort_by_key_f32_v64(keys, nullptr, out, values_out, 3, nullptr); }),
+                 "tally_sort_by_key_f32_v64: tally::sort_by_key: values pointer is null but n = 3"));
+  CHECK(contains(invalid_argument_of([&] { return tally_sort_by_key_f32_v32(keys, values, out, values, 4, nullptr); }),
+                 "tally_sort_by_key_f32_v32: tally::sort_by_key: the values output overlaps an input"));
+  CHECK(contains(invalid_argument_of([&] {
+                   return tally_sort_by_key_i64_v64(i64, reinterpret_cast<const char*>(values) + 4, i64_out, values_out, 2, nullptr);
+                 }),
+                 "tally_sort_by_key_i64_v64: tally::sort_by_key: values pointer is not aligned to 8 bytes"));
+  CHECK(contains(invalid_argument_of([&] { return tally_sort_by_key_f64_v32(nullptr, values, nullptr, values_out, -1, nullptr); }),
+                 "tally_sort_by_key_f64_v32: tally::sort_by_key: n = -1 is negative"));
+  CHECK(contains(invalid_argument_of([&] { return tally_merge_f32_o32(keys, nullptr, 2, 8, out, nullptr); }),
+                 "tally_merge_f32_o32: tally::merge: offsets pointer is null"));
+  CHECK(contains(invalid_argument_of([&] { return tally_merge_i64_o64(i64, offsets64, -2, 8, i64_out, nullptr); }),
+                 "tally_merge_i64_o64: tally::merge: num_lists = -2 is negative"));
+  CHECK(contains(invalid_argument_of([&] { return tally_merge_f64_o32(nullptr, offsets32, 2, 8, nullptr, nullptr); }),
+                 "tally_merge_f64_o32: tally::merge: keys pointer is null but n = 8"));
+  CHECK(contains(invalid_argument_of([&] { return tally_merge_u64_o64(reinterpret_cast<const std::uint64_t*>(i64),
+                                                                      offsets64, 2, 8, reinterpret_cast<std::uint64_t*>(i64), nullptr); }),
+                 "tally_merge_u64_o64: tally::merge: the output overlaps the keys"));
+  CHECK(contains(invalid_argument_of([&] { return tally_merge_i32_o64(reinterpret_cast<const std::int32_t*>(keys), offsets64, 0, 8,
+                                                                      reinterpret_cast<std::int32_t*>(out), nullptr); }),
+                 "tally_merge_i32_o64: tally::merge: n = 8 keys but no lists (num_lists = 0)"));
+  for (float v : out) CHECK(v == 7.0f);
+  for (std::uint64_t v : values_out) CHECK(v == 9);
+  // Nothing to do is no error.
+  CHECK(tally_sort_f64(nullptr, nullptr, 0, nullptr) == TALLY_SUCCESS);
+  CHECK(tally_sort_by_key_u64_v64(nullptr, nullptr, nullptr, nullptr, 0, nullptr) == TALLY_SUCCESS);
+  CHECK(tally_merge_u32_o32(nullptr, nullptr, 0, 0, nullptr, nullptr) == TALLY_SUCCESS);
+}

@@ -1,5 +1,5 @@
 // <tally/tally.hpp> from plain C++ (g++, no nvcc): every function (reductions, row reductions,
-// matvec, transposes) checks its arguments before any CUDA call. On a machine without a GPU a CUDA call would fail with a CUDA error code, so getting
+// matvec, transposes, sorts, merges) checks its arguments before any CUDA call. On a machine without a GPU a CUDA call would fail with a CUDA error code, so getting
 // the argument error (code cudaSuccess) there shows that the check came first; this runs, and
 // must pass, everywhere, CI included. The pointers are host addresses: nothing may use them.
 #include <doctest/doctest.h>
@@ -199,4 +199,145 @@ TEST_CASE("tally.hpp: transposes reject bad arguments before any CUDA call") {
   const auto* h = reinterpret_cast<const __half*>(a);
   CHECK(argument_error_of([&] { tally::transpose(h, reinterpret_cast<__half*>(b), 0, 5); }) == "");  // nothing to do
   CHECK(b[0] == 0.0f);
+}
+
+namespace {
+
+// A 4- or 8-byte value type of the user's: any such trivially copyable type goes through
+// tally.hpp's sort_by_key template, as the word of its size.
+struct two_floats {
+  float x, y;
+};
+static_assert(sizeof(two_floats) == 8 && alignof(two_floats) == 4, "a value type aligned to less than its size");
+
+// sort and sort_by_key on key type K (values: std::uint32_t, std::uint64_t and types of those
+// sizes through the template): negative n, null pointers with n > 0, overlapping outputs and
+// misaligned pointers throw naming the function and the problem before any CUDA call; the outputs
+// keep their bytes; n == 0 is no error, null pointers and all (and makes no CUDA call either).
+template <class K>
+void check_sort_rejects_bad_arguments(const char* type) {
+  INFO("key type " << type);
+  alignas(16) K keys[8] = {}, out[8];
+  alignas(16) std::uint32_t v32[8] = {}, v32_out[8];
+  alignas(16) std::uint64_t v64[8] = {}, v64_out[8];
+  alignas(16) std::int32_t i32[8] = {};
+  alignas(16) two_floats pairs[8] = {}, pairs_out[8];
+  std::memset(out, 0x5A, sizeof out);
+  std::memset(v64_out, 0x5A, sizeof v64_out);
+  unsigned char out_before[sizeof out], v64_before[sizeof v64_out];
+  std::memcpy(out_before, out, sizeof out);
+  std::memcpy(v64_before, v64_out, sizeof v64_out);
+  const K* no_keys = nullptr;
+
+  const std::string s = "tally::sort: ";
+  CHECK(contains(argument_error_of([&] { tally::sort(keys, out, -1); }), s + "n = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { tally::sort(no_keys, out, 5); }), s + "keys pointer is null but n = 5"));
+  CHECK(contains(argument_error_of([&] { tally::sort(keys, static_cast<K*>(nullptr), 5); }),
+                 s + "keys output pointer is null but n = 5"));
+  CHECK(contains(argument_error_of([&] { tally::sort(keys, keys, 4); }), s + "the keys output overlaps the keys"));
+  CHECK(contains(argument_error_of([&] { tally::sort(keys, keys + 3, 4); }), s + "the keys output overlaps the keys"));
+  const auto* odd_keys = reinterpret_cast<const K*>(reinterpret_cast<const char*>(keys) + 1);
+  CHECK(contains(argument_error_of([&] { tally::sort(odd_keys, out, 2); }),
+                 s + "keys pointer is not aligned to its type (" + std::to_string(sizeof(K)) + " bytes)"));
+  auto* odd_out = reinterpret_cast<K*>(reinterpret_cast<char*>(out) + 2);
+  CHECK(contains(argument_error_of([&] { tally::sort(keys, odd_out, 2); }), s + "keys output pointer is not aligned"));
+  CHECK(argument_error_of([&] { tally::sort(no_keys, static_cast<K*>(nullptr), 0); }) == "");  // nothing to do
+
+  const std::string p = "tally::sort_by_key: ";
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v32, out, v32_out, -2); }), p + "n = -2 is negative"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(no_keys, v64, out, v64_out, 3); }),
+                 p + "keys pointer is null but n = 3"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, static_cast<const std::uint32_t*>(nullptr), out, v32_out, 3); }),
+                 p + "values pointer is null but n = 3"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v64, out, static_cast<std::uint64_t*>(nullptr), 3); }),
+                 p + "values output pointer is null but n = 3"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v32, static_cast<K*>(nullptr), v32_out, 3); }),
+                 p + "keys output pointer is null but n = 3"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v64, keys, v64_out, 4); }),
+                 p + "the keys output overlaps the keys"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v64, out, v64, 4); }),
+                 p + "the values output overlaps an input"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v32, out, reinterpret_cast<std::uint32_t*>(keys), 4); }),
+                 p + "the values output overlaps an input"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, reinterpret_cast<const std::uint32_t*>(out), out, v32_out, 4); }),
+                 p + "the keys output overlaps the values"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v64, out, reinterpret_cast<std::uint64_t*>(out) + 1, 4); }),
+                 p + "the keys output and the values output overlap"));
+  // Through the template: any trivially copyable 4- or 8-byte value, checked as the library's word.
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, i32, out, i32, 4); }), p + "the values output overlaps an input"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, static_cast<const two_floats*>(nullptr), out, pairs_out, 4); }),
+                 p + "values pointer is null but n = 4"));
+  // A value type aligned to less than its size (4 of 8 bytes): the pointer must still be aligned to
+  // the 8-byte word the library moves.
+  const auto* word_misaligned = reinterpret_cast<const two_floats*>(reinterpret_cast<const char*>(pairs) + 4);
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, word_misaligned, out, pairs_out, 2); }),
+                 p + "values pointer is not aligned to 8 bytes"));
+  const auto* odd_v64 = reinterpret_cast<const std::uint64_t*>(reinterpret_cast<const char*>(v64) + 4);
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, odd_v64, out, v64_out, 2); }),
+                 p + "values pointer is not aligned to 8 bytes"));
+  auto* odd_v32_out = reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(v32_out) + 2);
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v32, out, odd_v32_out, 2); }),
+                 p + "values output pointer is not aligned to 4 bytes"));
+  CHECK(contains(argument_error_of([&] { tally::sort_by_key(odd_keys, v32, out, v32_out, 2); }), p + "keys pointer is not aligned"));
+  CHECK(argument_error_of([&] {
+          tally::sort_by_key(no_keys, static_cast<const std::uint64_t*>(nullptr), static_cast<K*>(nullptr),
+                             static_cast<std::uint64_t*>(nullptr), 0);
+        }) == "");
+  CHECK(argument_error_of([&] {
+          tally::sort_by_key(no_keys, static_cast<const float*>(nullptr), static_cast<K*>(nullptr), static_cast<float*>(nullptr), 0);
+        }) == "");
+  CHECK(std::memcmp(out_before, out, sizeof out) == 0);
+  CHECK(std::memcmp(v64_before, v64_out, sizeof v64_out) == 0);
+}
+
+// merge on key type K with Offset offsets: negative n or num_lists, keys but no lists, null
+// pointers, an output overlapping the keys, misaligned pointers; n == 0 is no error.
+template <class K, class Offset>
+void check_merge_rejects_bad_arguments(const char* type) {
+  INFO("key type " << type << ", offsets of " << sizeof(Offset) << " bytes");
+  alignas(16) K keys[8] = {}, out[8];
+  alignas(16) Offset offsets[4] = {0, 2, 4, 8};
+  std::memset(out, 0x5A, sizeof out);
+  unsigned char before[sizeof out];
+  std::memcpy(before, out, sizeof out);
+  const K* no_keys = nullptr;
+  const Offset* no_offsets = nullptr;
+  const std::string m = "tally::merge: ";
+  CHECK(contains(argument_error_of([&] { tally::merge(keys, offsets, 3, -1, out); }), m + "n = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { tally::merge(keys, offsets, -3, 8, out); }), m + "num_lists = -3 is negative"));
+  CHECK(contains(argument_error_of([&] { tally::merge(keys, offsets, 0, 8, out); }), m + "n = 8 keys but no lists (num_lists = 0)"));
+  CHECK(contains(argument_error_of([&] { tally::merge(keys, no_offsets, 3, 8, out); }), m + "offsets pointer is null"));
+  CHECK(contains(argument_error_of([&] { tally::merge(no_keys, offsets, 3, 8, out); }), m + "keys pointer is null but n = 8"));
+  CHECK(contains(argument_error_of([&] { tally::merge(keys, offsets, 3, 8, static_cast<K*>(nullptr)); }),
+                 m + "output pointer is null but n = 8"));
+  CHECK(contains(argument_error_of([&] { tally::merge(keys, offsets, 3, 8, keys); }), m + "the output overlaps the keys"));
+  CHECK(contains(argument_error_of([&] { tally::merge(keys + 4, offsets, 1, 4, keys + 1); }), m + "the output overlaps the keys"));
+  const auto* odd_offsets = reinterpret_cast<const Offset*>(reinterpret_cast<const char*>(offsets) + 2);
+  CHECK(contains(argument_error_of([&] { tally::merge(keys, odd_offsets, 1, 2, out); }),
+                 m + "offsets pointer is not aligned to its type (" + std::to_string(sizeof(Offset)) + " bytes)"));
+  const auto* odd_keys = reinterpret_cast<const K*>(reinterpret_cast<const char*>(keys) + 1);
+  CHECK(contains(argument_error_of([&] { tally::merge(odd_keys, offsets, 1, 2, out); }), m + "keys pointer is not aligned"));
+  auto* odd_out = reinterpret_cast<K*>(reinterpret_cast<char*>(out) + 1);
+  CHECK(contains(argument_error_of([&] { tally::merge(keys, offsets, 1, 2, odd_out); }), m + "output pointer is not aligned"));
+  CHECK(argument_error_of([&] { tally::merge(no_keys, no_offsets, 0, 0, static_cast<K*>(nullptr)); }) == "");  // nothing to do
+  CHECK(argument_error_of([&] { tally::merge(no_keys, offsets, 3, 0, static_cast<K*>(nullptr)); }) == "");    // empty lists
+  CHECK(std::memcmp(before, out, sizeof out) == 0);
+}
+
+template <class K>
+void check_sorts_and_merges(const char* type) {
+  check_sort_rejects_bad_arguments<K>(type);
+  check_merge_rejects_bad_arguments<K, std::int32_t>(type);
+  check_merge_rejects_bad_arguments<K, std::int64_t>(type);
+}
+
+}  // namespace
+
+TEST_CASE("tally.hpp: sorts and merges reject bad arguments before any CUDA call") {
+  check_sorts_and_merges<std::int32_t>("int32");
+  check_sorts_and_merges<std::int64_t>("int64");
+  check_sorts_and_merges<std::uint32_t>("uint32");
+  check_sorts_and_merges<std::uint64_t>("uint64");
+  check_sorts_and_merges<float>("float");
+  check_sorts_and_merges<double>("double");
 }
