@@ -79,8 +79,11 @@ struct bank_columns {
 
 }  // namespace tile_sort
 
-// A sort: the tile sort, then merge passes of MergeThreads x MergeItems outputs a block.
-template <class Tile = tile_sort::registers<>, int MergeThreads = 256, int MergeItems = 16>
+// A sort: the tile sort, then merge passes of MergeThreads x MergeItems outputs a block. From
+// SplitFrom merge tiles a pass on, a split kernel places every tile boundary first (a thread each);
+// below, each block finds its own two ends with a warp each, which saves a launch but leaves the block
+// idle while it searches (docs/sort.md: 4096 is the crossover measured on an H100).
+template <class Tile = tile_sort::registers<>, int MergeThreads = 256, int MergeItems = 16, index_t SplitFrom = 4096>
 struct merge_sort {
   static_assert(MergeThreads >= 32 && MergeThreads <= 1024 && (MergeThreads & (MergeThreads - 1)) == 0,
                 "tally::merge_sort: MergeThreads must be a power of two in [32, 1024]");
@@ -93,6 +96,7 @@ struct merge_sort {
   static constexpr int merge_threads = MergeThreads;
   static constexpr int merge_items = MergeItems;
   static constexpr index_t merge_tile = index_t{MergeThreads} * MergeItems;
+  static constexpr index_t split_from = SplitFrom;
 };
 
 namespace detail {
@@ -227,11 +231,7 @@ class sorter {
     for (index_t run = P::tile_sort::tile; run < n; run *= 2) ++passes;
     return passes;
   }
-  // Where a pass has this many merge tiles or more, a split kernel places the tile boundaries first
-  // (a thread each); below, each block finds its own two with a warp each, which saves a launch
-  // but leaves a block idle while it searches (docs/sort.md: the crossover on an H100).
-  static constexpr index_t separate_split_from = 4096;
-  static bool separate_split(index_t tiles) { return tiles >= separate_split_from; }
+  static bool separate_split(index_t tiles) { return tiles >= P::split_from; }
   struct parts {
     std::size_t keys_at = 0, values_at = 0, splits_at = 0, total = 0;
   };

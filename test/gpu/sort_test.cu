@@ -168,11 +168,14 @@ TEST_CASE("sort_by_key: 4- and 8-byte keys with 4- and 8-byte values, stable") {
 TEST_CASE("sort: other tile shapes, and a merge tile of two sorted tiles") {
   using small = merge_sort<tile_sort::registers<64, 8>, 128, 8>;  // tiles of 512, merge tiles of 1024
   using wide = merge_sort<tile_sort::registers<512, 4>, 128, 16>;
+  using split_kernel = merge_sort<tile_sort::registers<64, 8>, 128, 8, 1>;  // tile ends from the split kernel
   for (index_t n : sizes<small>())
     for (pattern p : {pattern::random, pattern::few}) {
       check_sort<float, void, small>(n, p);
       check_sort<std::int64_t, std::uint32_t, small>(n, p);
       check_sort<std::uint32_t, void, wide>(n, p);
+      check_sort<double, void, split_kernel>(n, p);
+      check_sort<std::int32_t, std::uint64_t, split_kernel>(n, p);
     }
 }
 
