@@ -11,7 +11,7 @@
 //   tally::sort_by_key(keys, values, keys_out, values_out, n, stream);
 //
 // A merge sort: every block sorts a tile in shared memory (the policy's tile sort,
-// detail/sort_tile_kernel.cuh), then ceil(log2(tiles)) merge passes double the sorted runs
+// detail/sort_tile_kernel.cuh and its neighbours), then ceil(log2(tiles)) merge passes double the sorted runs
 // (detail/sort_merge_kernel.cuh), alternating between the output and the workspace so that the last
 // lands in the output. Deterministic: the output is a function of the input alone.
 #pragma once
@@ -22,6 +22,7 @@
 #include <cuda_runtime_api.h>
 
 #include <tally/detail/launch.cuh>
+#include <tally/detail/sort_columns_kernel.cuh>
 #include <tally/detail/sort_merge_kernel.cuh>
 #include <tally/detail/sort_tile_kernel.cuh>
 #include <tally/detail/sort_tile_radix_kernel.cuh>
@@ -31,7 +32,8 @@
 
 namespace tally {
 
-// How a block sorts its tile (detail/sort_tile_kernel.cuh says how each works).
+// How a block sorts its tile (detail/sort_tile_kernel.cuh, sort_tile_radix_kernel.cuh and
+// sort_columns_kernel.cuh say how each works; detail/sort_steps.cuh holds their shared steps).
 namespace tile_sort {
 
 // Items keys a thread sorted in registers, then merge-path rounds in shared memory (CUB's

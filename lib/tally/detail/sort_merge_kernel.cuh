@@ -13,7 +13,7 @@
 #include <cuda_pipeline.h>
 
 #include <tally/detail/merge_kernel.cuh>
-#include <tally/detail/sort_tile_kernel.cuh>
+#include <tally/detail/sort_steps.cuh>
 
 namespace tally::detail {
 

@@ -11,7 +11,7 @@
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_sort.cuh>
 
-#include <tally/detail/sort_tile_kernel.cuh>
+#include <tally/detail/sort_steps.cuh>
 #include <tally/policies/config.cuh>
 #include <tally/policies/key_order.cuh>
 
