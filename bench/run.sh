@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds one of the three benchmark programs and runs it on this machine's GPU; it ends with the
+# Builds one of the benchmark programs and runs it on this machine's GPU; it ends with the
 # program's closing tables.
 #
 #   bash bench/run.sh reduce    [--save] [--quick | --full | --ladder] [tally_bench flags]
 #   bash bench/run.sh rows      [--save] [tally_bench_rows flags]
 #   bash bench/run.sh transpose [--save] [tally_bench_transpose flags]
 #   bash bench/run.sh segments  [--save] [tally_bench_segments flags]
+#   bash bench/run.sh sort      [--save] [tally_bench_sort flags]
 #
 # reduce:    tally_bench, tally vs cub::DeviceReduce and thrust::reduce; --quick unless --full or
 #            --ladder is given (n = 2^10, 2^16, 2^20, 2^24, 2^28; --full: every n, type, operator
@@ -15,8 +16,11 @@
 #            an H200)
 # segments:  tally_bench_segments, reduce_segments vs cub::DeviceSegmentedReduce and csr_matvec vs
 #            cuSPARSE SpMV over ragged distributions
+# sort:      tally_bench_sort, sort / sort_by_key vs cub::DeviceMergeSort, cub::DeviceRadixSort and
+#            thrust::sort, and seed 003's ladder (about a minute on an H100)
 # --save also writes bench/results/<gpu><suffix>.json and its PNGs (bench/plot.py); the suffix is
-# _quick or _ladder for reduce runs other than --full, _rows, _transpose and _segments for the others.
+# _quick or _ladder for reduce runs other than --full, _rows, _transpose, _segments and _sort for the
+# others.
 # Any other argument goes to the program (e.g. --benchmark_filter=float/sum, --target_ms=10).
 # Environment: TALLY_BUILD_DIR (default: build).
 # With no CUDA device it exits non-zero with one line on stderr, before building when it can tell.
@@ -38,7 +42,8 @@ case "$program" in
   rows) target=tally_bench_rows defaults=() ;;
   transpose) target=tally_bench_transpose defaults=() ;;
   segments) target=tally_bench_segments defaults=() ;;
-  *) fail "usage: bash bench/run.sh reduce|rows|transpose|segments [--save] [program flags]" ;;
+  sort) target=tally_bench_sort defaults=() ;;
+  *) fail "usage: bash bench/run.sh reduce|rows|transpose|segments|sort [--save] [program flags]" ;;
 esac
 save=0
 args=()
