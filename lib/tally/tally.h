@@ -36,10 +36,25 @@
  *     from 0 to n: tally::merge.
  *     Sorts and merges take their workspace from the stream-ordered pool; the input is never written,
  *     and no output may overlap an input or another output; n == 0 queues nothing.
- *   tally_reducer_*: the same as the one-off functions (but transposes, sorts and merges), through
- *     a reducer that allocates its device workspace once, in tally_reducer_create: its calls
- *     allocate nothing (graph-capturable). One reducer's calls must not overlap on the device (one
- *     stream, or one reducer per stream). */
+ *   tally_segment_sum / min / max / arg_min / arg_max_<t>_o<32|64>(in, offsets, num_segments, out,
+ *     stream): out[s] = the reduction of segment s, in[offsets[s], offsets[s + 1]); the
+ *     num_segments + 1 offsets (int32_t or int64_t) are device memory, non-decreasing, every one a
+ *     valid index of in (a precondition, not tested). An empty segment gives the identity (index -1
+ *     for arg_*); arg_* write {value, index within the segment}, the lowest among equal extremes.
+ *     t: i32, i64, f32, f64; f16, bf16: sum, min, max (float results): tally::segment_sum, ...
+ *   tally_segment_<op>_checked_<t>_o<32|64>(in, n, offsets, num_segments, out, stream): the same,
+ *     in holding n elements; 0 <= offsets[s] <= offsets[s + 1] <= n is tested on the device first,
+ *     and a bad segment gives TALLY_ERROR_INVALID_ARGUMENT naming it, out untouched. It waits for
+ *     that test (synchronizes the stream).
+ *   tally_csr_matvec_<f32|f64>_o<32|64>(values, cols, row_offsets, rows, x, y, stream): CSR y = A x,
+ *     y[r] = sum over j in [row_offsets[r], row_offsets[r + 1]) of values[j] * x[cols[j]], int32_t
+ *     column indices: tally::csr_matvec.
+ *     Segmented reductions and csr_matvec take their workspace (tens of KiB) from the stream-ordered
+ *     pool; num_segments == 0 (rows == 0) queues nothing.
+ *   tally_reducer_*: the same as the one-off functions (but transposes, sorts, merges, segmented
+ *     reductions and csr_matvec), through a reducer that allocates its device workspace once, in
+ *     tally_reducer_create: its calls allocate nothing (graph-capturable). One reducer's calls must
+ *     not overlap on the device (one stream, or one reducer per stream). */
 #ifndef TALLY_TALLY_H
 #define TALLY_TALLY_H
 
@@ -114,6 +129,119 @@ tally_status tally_merge_f32_o32(const float* keys, const int32_t* offsets, int6
 tally_status tally_merge_f32_o64(const float* keys, const int64_t* offsets, int64_t num_lists, int64_t n, float* out, void* stream);
 tally_status tally_merge_f64_o32(const double* keys, const int32_t* offsets, int64_t num_lists, int64_t n, double* out, void* stream);
 tally_status tally_merge_f64_o64(const double* keys, const int64_t* offsets, int64_t num_lists, int64_t n, double* out, void* stream);
+
+/* Segmented reductions (workspace from the stream-ordered pool): segment s is
+ * in[offsets[s], offsets[s + 1]), one result a segment; 32- or 64-bit offsets (_o32, _o64) in device
+ * memory. The _checked_ forms take n, the elements of in, and test the offsets against it first. */
+tally_status tally_segment_sum_i32_o32(const int32_t* in, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_sum_i32_o64(const int32_t* in, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_sum_checked_i32_o32(const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_sum_checked_i32_o64(const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_min_i32_o32(const int32_t* in, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_min_i32_o64(const int32_t* in, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_min_checked_i32_o32(const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_min_checked_i32_o64(const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_max_i32_o32(const int32_t* in, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_max_i32_o64(const int32_t* in, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_max_checked_i32_o32(const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_max_checked_i32_o64(const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_segment_arg_min_i32_o32(const int32_t* in, const int32_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_segment_arg_min_i32_o64(const int32_t* in, const int64_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_segment_arg_min_checked_i32_o32(const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_segment_arg_min_checked_i32_o64(const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_segment_arg_max_i32_o32(const int32_t* in, const int32_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_segment_arg_max_i32_o64(const int32_t* in, const int64_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_segment_arg_max_checked_i32_o32(const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_segment_arg_max_checked_i32_o64(const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_segment_sum_i64_o32(const int64_t* in, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_sum_i64_o64(const int64_t* in, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_sum_checked_i64_o32(const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_sum_checked_i64_o64(const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_min_i64_o32(const int64_t* in, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_min_i64_o64(const int64_t* in, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_min_checked_i64_o32(const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_min_checked_i64_o64(const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_max_i64_o32(const int64_t* in, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_max_i64_o64(const int64_t* in, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_max_checked_i64_o32(const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_max_checked_i64_o64(const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_segment_arg_min_i64_o32(const int64_t* in, const int32_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_segment_arg_min_i64_o64(const int64_t* in, const int64_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_segment_arg_min_checked_i64_o32(const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_segment_arg_min_checked_i64_o64(const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_segment_arg_max_i64_o32(const int64_t* in, const int32_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_segment_arg_max_i64_o64(const int64_t* in, const int64_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_segment_arg_max_checked_i64_o32(const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_segment_arg_max_checked_i64_o64(const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_segment_sum_f32_o32(const float* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_f32_o64(const float* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_checked_f32_o32(const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_checked_f32_o64(const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_f32_o32(const float* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_f32_o64(const float* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_checked_f32_o32(const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_checked_f32_o64(const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_f32_o32(const float* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_f32_o64(const float* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_checked_f32_o32(const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_checked_f32_o64(const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_arg_min_f32_o32(const float* in, const int32_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_segment_arg_min_f32_o64(const float* in, const int64_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_segment_arg_min_checked_f32_o32(const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_segment_arg_min_checked_f32_o64(const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_segment_arg_max_f32_o32(const float* in, const int32_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_segment_arg_max_f32_o64(const float* in, const int64_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_segment_arg_max_checked_f32_o32(const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_segment_arg_max_checked_f32_o64(const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_segment_sum_f64_o32(const double* in, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_sum_f64_o64(const double* in, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_sum_checked_f64_o32(const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_sum_checked_f64_o64(const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_min_f64_o32(const double* in, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_min_f64_o64(const double* in, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_min_checked_f64_o32(const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_min_checked_f64_o64(const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_max_f64_o32(const double* in, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_max_f64_o64(const double* in, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_max_checked_f64_o32(const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_max_checked_f64_o64(const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_segment_arg_min_f64_o32(const double* in, const int32_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_segment_arg_min_f64_o64(const double* in, const int64_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_segment_arg_min_checked_f64_o32(const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_segment_arg_min_checked_f64_o64(const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_segment_arg_max_f64_o32(const double* in, const int32_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_segment_arg_max_f64_o64(const double* in, const int64_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_segment_arg_max_checked_f64_o32(const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_segment_arg_max_checked_f64_o64(const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_segment_sum_f16_o32(const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_f16_o64(const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_checked_f16_o32(const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_checked_f16_o64(const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_f16_o32(const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_f16_o64(const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_checked_f16_o32(const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_checked_f16_o64(const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_f16_o32(const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_f16_o64(const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_checked_f16_o32(const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_checked_f16_o64(const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_bf16_o32(const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_bf16_o64(const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_checked_bf16_o32(const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_sum_checked_bf16_o64(const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_bf16_o32(const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_bf16_o64(const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_checked_bf16_o32(const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_min_checked_bf16_o64(const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_bf16_o32(const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_bf16_o64(const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_checked_bf16_o32(const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_segment_max_checked_bf16_o64(const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+/* CSR y = A x: 32-bit column indices, 32- or 64-bit row offsets. */
+tally_status tally_csr_matvec_f32_o32(const float* values, const int32_t* cols, const int32_t* row_offsets, int64_t rows, const float* x, float* y, void* stream);
+tally_status tally_csr_matvec_f32_o64(const float* values, const int32_t* cols, const int64_t* row_offsets, int64_t rows, const float* x, float* y, void* stream);
+tally_status tally_csr_matvec_f64_o32(const double* values, const int32_t* cols, const int32_t* row_offsets, int64_t rows, const double* x, double* y, void* stream);
+tally_status tally_csr_matvec_f64_o64(const double* values, const int32_t* cols, const int64_t* row_offsets, int64_t rows, const double* x, double* y, void* stream);
 
 /* One-off device-wide reductions. */
 tally_status tally_sum_i32(const int32_t* in, int64_t n, int32_t* out, void* stream);

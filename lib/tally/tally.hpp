@@ -4,8 +4,8 @@
 // libtally.so) and the CUDA runtime (the `tally::tally` and `tally::tally_shared` CMake targets
 // bring both). The functions are the default-policy instantiations of the templates
 // (<tally/reduce.cuh>, <tally/reduce_rows.cuh>, <tally/matvec.cuh>, <tally/transpose.cuh>,
-// <tally/sort.cuh>, <tally/merge.cuh>); use those directly for other types, operators or policies.
-// <tally/tally.h> is the same for C.
+// <tally/sort.cuh>, <tally/merge.cuh>, <tally/reduce_segments.cuh>, <tally/csr_matvec.cuh>); use
+// those directly for other types, operators or policies. <tally/tally.h> is the same for C.
 //
 //   #include <tally/tally.hpp>
 //   tally::sum(d_in, n, d_out, stream);                 // one-off: workspace from the stream-ordered pool
@@ -15,6 +15,8 @@
 //   tally::sort(d_keys, d_sorted, n, stream);           // stable, NaN last, -0 before +0
 //   tally::sort_by_key(d_keys, d_vals, d_sorted, d_vals_out, n, stream);
 //   tally::merge(d_keys, d_offsets, lists, n, d_merged, stream);  // sorted lists into one
+//   tally::segment_sum(d_in, d_offsets, S, d_sums, stream);  // segment s: in[offsets[s], offsets[s + 1])
+//   tally::csr_matvec(d_vals, d_cols, d_row_offsets, M, d_x, d_y, stream);  // CSR y = A x
 //
 //   tally::device_reducer r;                            // allocates its workspace once, here
 //   r.sum(d_a, n, d_sum, stream);                       // later calls allocate nothing
@@ -61,10 +63,34 @@
 //     offsets[num_lists] = n (a precondition: they are not read on the host). num_lists = 0 only
 //     with n = 0.
 //   n == 0 queues nothing; keys and outputs may then be null (merge's offsets too if num_lists == 0).
+// Segmented reductions: segment s of in is in[offsets[s], offsets[s + 1]), one result a segment in
+// out[0, num_segments). The num_segments + 1 offsets (int32 or int64) are device memory; the
+// unchecked form never reads them on the host.
+//   T = int32, int64, float, double: segment_sum, segment_min, segment_max -> T; segment_arg_min,
+//     segment_arg_max -> tally::arg<T> {value, index within the segment}, the lowest among equal
+//     extremes
+//   T = __half, __nv_bfloat16: segment_sum, segment_min, segment_max -> float (sums accumulate in
+//     float; min / max are exact)
+//   An empty segment gives the identity (as n == 0 above, index -1); num_segments == 0 queues
+//   nothing (in, offsets and out may then be null).
+//   Unchecked form (in, offsets, num_segments, out): a precondition, not tested: offsets[0] <=
+//     offsets[1] <= ... <= offsets[num_segments], every one a valid index of in. Offsets that break
+//     it give meaningless results, but nothing outside in[offsets[0], offsets[num_segments]), out
+//     and the offsets is read or written.
+//   Checked form (in, n, offsets, num_segments, out): in holds n elements; 0 <= offsets[s] <=
+//     offsets[s + 1] <= n is tested on the device first, and a failure throws tally::error naming
+//     the first bad segment, with out untouched. It waits for that test (a stream
+//     synchronization), so it cannot be captured in a CUDA graph.
+//   Workspace (tens of KiB: two partial states a resident block) from the stream-ordered pool.
+// csr_matvec(values, cols, row_offsets, rows, x, y): CSR y = A x, y[r] = sum over j in
+//   [row_offsets[r], row_offsets[r + 1]) of values[j] * x[cols[j]], for T = float, double (y of
+//   type T), cols int32, row_offsets int32 or int64. The unchecked precondition above holds for
+//   row_offsets, and every column index must be a valid index of x; an empty row gives 0;
+//   rows == 0 queues nothing.
 //
 // Every function
 //   - takes device pointers: `in` holds n elements (it may be null when n == 0), `out` one result
-//     (sorts and merges: n results);
+//     (sorts and merges: n results; segments: one a segment);
 //   - is asynchronous: it queues its work on `stream` and returns; *out is valid once the stream
 //     reaches that point (cudaStreamSynchronize, an event, or a later kernel on the same stream);
 //   - is deterministic: the same device, n and input give a bit-identical result;
@@ -74,9 +100,9 @@
 // from std::runtime_error) whose what() names the function and the problem, for example
 //   "tally::sum: input pointer is null but n = 10".
 // error::code() is the CUDA error behind it (cudaErrorMemoryAllocation, ...), or cudaSuccess for a
-// bad argument or a misused device_reducer. Bad arguments (negative n, a null input with n > 0, a
-// null output, a pointer not aligned to its type, an output overlapping an input) are checked
-// before any CUDA call: nothing is queued and *out is untouched.
+// bad argument or a misused device_reducer. Bad arguments (negative n or num_segments, a null input
+// with n > 0, a null output, a pointer not aligned to its type, an output overlapping an input) are
+// checked before any CUDA call: nothing is queued and *out is untouched.
 // A failure of the queued kernels themselves (e.g. an input pointer that is not device memory)
 // surfaces as CUDA errors do, as the status of the next synchronising CUDA call.
 #pragma once
@@ -149,6 +175,17 @@
   void merge(const K* keys, const std::int32_t* offsets, index_t num_lists, index_t n, K* out,                       \
              cudaStream_t stream = 0);                                                                                \
   void merge(const K* keys, const std::int64_t* offsets, index_t num_lists, index_t n, K* out, cudaStream_t stream = 0);
+// Segmented reductions: free functions only. NAME on element type T with results OUT, unchecked and
+// checked, with OFFSET offsets; TALLY_SEGMENTS32_ / TALLY_SEGMENTS64_ are its declarations for
+// TALLY_VALUE_OPS_ / TALLY_ALL_OPS_ (prefix segment_).
+#define TALLY_SEGMENTS_WITH_(NAME, T, OUT, OFFSET)                                                           \
+  void NAME(const T* in, const OFFSET* offsets, index_t num_segments, OUT* out, cudaStream_t stream = 0); \
+  void NAME(const T* in, index_t n, const OFFSET* offsets, index_t num_segments, OUT* out, cudaStream_t stream = 0);
+#define TALLY_SEGMENTS32_(NAME, T, OUT) TALLY_SEGMENTS_WITH_(NAME, T, OUT, std::int32_t)
+#define TALLY_SEGMENTS64_(NAME, T, OUT) TALLY_SEGMENTS_WITH_(NAME, T, OUT, std::int64_t)
+#define TALLY_CSR_MATVEC_(T, OFFSET)                                                                          \
+  void csr_matvec(const T* values, const std::int32_t* cols, const OFFSET* row_offsets, index_t rows, const T* x, \
+                  T* y, cudaStream_t stream = 0);
 
 namespace tally {
 
@@ -205,11 +242,38 @@ TALLY_SORT_(std::uint64_t)
 TALLY_SORT_(float)
 TALLY_SORT_(double)
 
+// Segmented reductions and CSR SpMV: free functions only, with workspace from the stream-ordered
+// pool. Offset: std::int32_t or std::int64_t.
+//
+//   void segment_sum / segment_min / segment_max / segment_arg_min / segment_arg_max(
+//       const T* in, const Offset* offsets, index_t num_segments, Out* out, cudaStream_t stream = 0);
+//   void segment_sum / ... / segment_arg_max(const T* in, index_t n, const Offset* offsets,
+//       index_t num_segments, Out* out, cudaStream_t stream = 0);   // checked against n first
+//   void csr_matvec(const T* values, const std::int32_t* cols, const Offset* row_offsets, index_t rows,
+//                   const T* x, T* y, cudaStream_t stream = 0);
+TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, std::int32_t)
+TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, std::int32_t)
+TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, std::int64_t)
+TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, std::int64_t)
+TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, float)
+TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, float)
+TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, double)
+TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, double)
+TALLY_VALUE_OPS_(TALLY_SEGMENTS32_, segment_, __half, float)
+TALLY_VALUE_OPS_(TALLY_SEGMENTS64_, segment_, __half, float)
+TALLY_VALUE_OPS_(TALLY_SEGMENTS32_, segment_, __nv_bfloat16, float)
+TALLY_VALUE_OPS_(TALLY_SEGMENTS64_, segment_, __nv_bfloat16, float)
+TALLY_CSR_MATVEC_(float, std::int32_t)
+TALLY_CSR_MATVEC_(float, std::int64_t)
+TALLY_CSR_MATVEC_(double, std::int32_t)
+TALLY_CSR_MATVEC_(double, std::int64_t)
+
 // Reductions that never allocate: the object owns one device workspace, allocated in the
 // constructor and sized for the largest workspace any operation above needs at any size (a few
 // hundred KiB at most), and every member call reuses it. The members have the signatures of the
-// free functions (every one but transpose, which needs no workspace, and the sorts and merges,
-// whose workspace grows with n: <tally/sort.cuh>'s sorter and <tally/merge.cuh>'s merger own theirs).
+// free functions (every one but transpose, which needs no workspace; the sorts and merges, whose
+// workspace grows with n: <tally/sort.cuh>'s sorter and <tally/merge.cuh>'s merger own theirs; and
+// the segmented reductions and csr_matvec: <tally/reduce_segments.cuh>'s segments_reducer owns its).
 //
 // - Bound to a device: the one current when it was constructed. A call made while another device
 //   is current throws tally::error (switch back with cudaSetDevice first).
@@ -242,6 +306,10 @@ class device_reducer {
 
 }  // namespace tally
 
+#undef TALLY_CSR_MATVEC_
+#undef TALLY_SEGMENTS64_
+#undef TALLY_SEGMENTS32_
+#undef TALLY_SEGMENTS_WITH_
 #undef TALLY_SORT_
 #undef TALLY_TRANSPOSE_
 #undef TALLY_MATVEC_

@@ -1,9 +1,12 @@
 // <tally/tally.h>: every C function against its <tally/tally.hpp> counterpart (which
-// tally_hpp_test.cu, tally_hpp_templates_test.cu and tally_hpp_sort_test.cu check against the host,
-// CUB and the templates), on the same input: bit-identical, one-off and (reductions, rows, matvec)
-// through one tally_reducer. (The host test
-// tally_h_errors_test.cpp checks the statuses and messages of failures.)
+// tally_hpp_test.cu, tally_hpp_templates_test.cu, tally_hpp_sort_test.cu and
+// tally_hpp_segments_test.cu check against the host, CUB and the templates), on the same input:
+// bit-identical, one-off and (reductions, rows, matvec) through one tally_reducer; the checked
+// segmented reductions against the unchecked C++ ones. (The host test tally_h_errors_test.cpp checks
+// the statuses and messages of failures.)
+#include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -236,4 +239,105 @@ TEST_CASE("tally.h: sorts, sorts by key (32- and 64-bit values) and merges (32- 
   C_SORTS(std::uint64_t, u64);
   C_SORTS(float, f32);
   C_SORTS(double, f64);
+}
+
+namespace {
+
+// Ragged offsets (a third of the segments empty) of `count` segments, from 0.
+template <class Offset>
+std::vector<Offset> ragged_offsets(index_t count) {
+  std::mt19937_64 g(next_seed());
+  std::vector<Offset> offsets(1, 0);
+  for (index_t s = 0; s < count; ++s) offsets.push_back(offsets.back() + static_cast<Offset>(g() % 3 == 0 ? 0 : g() % 50));
+  return offsets;
+}
+
+// One segmented reduction: the C function, unchecked and checked, against tally.hpp's (unchecked)
+// on the same input, with no segment and with ragged ones.
+template <class T, class Out, class Offset, class C, class CChecked, class Cpp>
+void check_segment(const char* name, C c_fn, CChecked c_checked_fn, Cpp cpp_fn) {
+  for (const index_t count : {index_t{0}, index_t{5000}}) {
+    const auto offsets = ragged_offsets<Offset>(count);
+    const index_t n = offsets.back();
+    INFO(name << ", " << count << " segments, n = " << n);
+    const dataset<T> d(n, next_seed());
+    const auto d_offsets = upload_vector(offsets);
+    const auto outputs = static_cast<std::size_t>(count + 1);
+    device_buffer<Out> c(outputs), checked(outputs), cpp(outputs);
+    c.poison();
+    checked.poison();
+    cpp.poison();
+    const auto* in = c_ptr(d.data());
+    REQUIRE_MESSAGE(c_fn(in, d_offsets.get(), count, c.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    REQUIRE_MESSAGE(c_checked_fn(in, n, d_offsets.get(), count, checked.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    cpp_fn(d.data(), d_offsets.get(), count, cpp.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(c.bytes() == cpp.bytes());
+    CHECK(checked.bytes() == cpp.bytes());
+  }
+}
+
+// csr_matvec: the C function against tally.hpp's (taken by its exact type), no rows and ragged ones.
+template <class T, class Offset, class C>
+void check_csr(const char* name, C c_fn) {
+  void (*const cpp_fn)(const T*, const std::int32_t*, const Offset*, index_t, const T*, T*, cudaStream_t) = tally::csr_matvec;
+  for (const index_t rows : {index_t{0}, index_t{3000}}) {
+    const auto offsets = ragged_offsets<Offset>(rows);
+    const index_t nnz = offsets.back(), ncols = 777;
+    INFO(name << ", " << rows << " rows, " << nnz << " non-zeros");
+    std::mt19937_64 g(next_seed());
+    std::vector<std::int32_t> cols(static_cast<std::size_t>(nnz));
+    for (auto& col : cols) col = static_cast<std::int32_t>(g() % ncols);
+    const dataset<T> values(nnz, next_seed()), x(ncols, next_seed());
+    const auto d_offsets = upload_vector(offsets);
+    const auto d_cols = upload_vector(cols.empty() ? std::vector<std::int32_t>(1, 0) : cols);
+    device_buffer<T> c(static_cast<std::size_t>(rows + 1)), cpp(static_cast<std::size_t>(rows + 1));
+    c.poison();
+    cpp.poison();
+    REQUIRE_MESSAGE(c_fn(values.data(), d_cols.get(), d_offsets.get(), rows, x.data(), c.get(), nullptr) == TALLY_SUCCESS,
+                    tally_last_error());
+    cpp_fn(values.data(), d_cols.get(), d_offsets.get(), rows, x.data(), cpp.get(), 0);
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(c.bytes() == cpp.bytes());
+  }
+}
+
+}  // namespace
+
+// A segmented reduction with BITS-bit offsets: C unchecked, C checked, C++. COUT: the C output type.
+#define C_SEGMENT(T, OUT, COUT, OP, S, BITS)                                                                          \
+  check_segment<T, OUT, std::int##BITS##_t>(                                                                          \
+      "tally_segment_" #OP "_" #S "_o" #BITS,                                                                         \
+      [](auto in, const std::int##BITS##_t* o, index_t k, OUT* out, void* s) {                                        \
+        return tally_segment_##OP##_##S##_o##BITS(in, o, k, c_out<OUT, COUT>(out), s);                                \
+      },                                                                                                              \
+      [](auto in, index_t n, const std::int##BITS##_t* o, index_t k, OUT* out, void* s) {                             \
+        return tally_segment_##OP##_checked_##S##_o##BITS(in, n, o, k, c_out<OUT, COUT>(out), s);                     \
+      },                                                                                                              \
+      [](const T* in, const std::int##BITS##_t* o, index_t k, OUT* out) { tally::segment_##OP(in, o, k, out); })
+#define C_SEGMENT_OFFSETS(T, OUT, COUT, OP, S) \
+  C_SEGMENT(T, OUT, COUT, OP, S, 32);          \
+  C_SEGMENT(T, OUT, COUT, OP, S, 64)
+#define C_ALL_SEGMENTS(T, S)                                    \
+  C_SEGMENT_OFFSETS(T, T, T, sum, S);                           \
+  C_SEGMENT_OFFSETS(T, T, T, min, S);                           \
+  C_SEGMENT_OFFSETS(T, T, T, max, S);                           \
+  C_SEGMENT_OFFSETS(T, arg<T>, tally_arg_##S, arg_min, S);      \
+  C_SEGMENT_OFFSETS(T, arg<T>, tally_arg_##S, arg_max, S)
+#define C_FLOAT16_SEGMENTS(T, S)                \
+  C_SEGMENT_OFFSETS(T, float, float, sum, S);   \
+  C_SEGMENT_OFFSETS(T, float, float, min, S);   \
+  C_SEGMENT_OFFSETS(T, float, float, max, S)
+
+TEST_CASE("tally.h: segmented reductions (unchecked and checked, 32- and 64-bit offsets) and csr_matvec equal tally.hpp's") {
+  C_ALL_SEGMENTS(std::int32_t, i32);
+  C_ALL_SEGMENTS(std::int64_t, i64);
+  C_ALL_SEGMENTS(float, f32);
+  C_ALL_SEGMENTS(double, f64);
+  C_FLOAT16_SEGMENTS(__half, f16);
+  C_FLOAT16_SEGMENTS(__nv_bfloat16, bf16);
+  check_csr<float, std::int32_t>("tally_csr_matvec_f32_o32", tally_csr_matvec_f32_o32);
+  check_csr<float, std::int64_t>("tally_csr_matvec_f32_o64", tally_csr_matvec_f32_o64);
+  check_csr<double, std::int32_t>("tally_csr_matvec_f64_o32", tally_csr_matvec_f64_o32);
+  check_csr<double, std::int64_t>("tally_csr_matvec_f64_o64", tally_csr_matvec_f64_o64);
 }

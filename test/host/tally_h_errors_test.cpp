@@ -123,3 +123,48 @@ TEST_CASE("tally.h: sorts and merges reject bad arguments with a status and a me
   CHECK(tally_sort_by_key_u64_v64(nullptr, nullptr, nullptr, nullptr, 0, nullptr) == TALLY_SUCCESS);
   CHECK(tally_merge_u32_o32(nullptr, nullptr, 0, 0, nullptr, nullptr) == TALLY_SUCCESS);
 }
+
+TEST_CASE("tally.h: segmented reductions and csr_matvec reject bad arguments with a status and a message naming the C function") {
+  alignas(16) float in[8] = {};
+  alignas(16) double din[8] = {};
+  alignas(16) std::int32_t i32[8] = {}, cols[8] = {};
+  alignas(16) std::int32_t offsets32[4] = {0, 2, 2, 8};
+  alignas(16) std::int64_t offsets64[4] = {0, 2, 2, 8};
+  alignas(16) std::uint16_t halves[8] = {};
+  alignas(16) float out[3] = {7, 7, 7};
+  alignas(16) double dout[3] = {7, 7, 7};
+  tally_arg_i32 where[3] = {{1, 5}, {1, 5}, {1, 5}};
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_sum_f32_o32(nullptr, offsets32, 3, out, nullptr); }),
+                 "tally_segment_sum_f32_o32: tally::segment_sum: input pointer is null but num_segments = 3"));
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_max_f64_o64(din, offsets64, -1, dout, nullptr); }),
+                 "tally_segment_max_f64_o64: tally::segment_max: num_segments = -1 is negative"));
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_arg_min_i32_o32(i32, nullptr, 3, where, nullptr); }),
+                 "tally_segment_arg_min_i32_o32: tally::segment_arg_min: offsets pointer is null but num_segments = 3"));
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_arg_max_i32_o64(i32, offsets64, 3, nullptr, nullptr); }),
+                 "tally_segment_arg_max_i32_o64: tally::segment_arg_max: output pointer is null but num_segments = 3"));
+  const auto* odd_offsets = reinterpret_cast<const std::int64_t*>(reinterpret_cast<const char*>(offsets64) + 4);
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_min_f32_o64(in, odd_offsets, 1, out, nullptr); }),
+                 "tally_segment_min_f32_o64: tally::segment_min: offsets pointer is not aligned to its type (8 bytes)"));
+  const auto* odd_halves = reinterpret_cast<const std::uint16_t*>(reinterpret_cast<const char*>(halves) + 1);
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_sum_bf16_o32(odd_halves, offsets32, 3, out, nullptr); }),
+                 "tally_segment_sum_bf16_o32: tally::segment_sum: input pointer is not aligned"));
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_sum_checked_f32_o32(in, -1, offsets32, 3, out, nullptr); }),
+                 "tally_segment_sum_checked_f32_o32: tally::segment_sum: n = -1 is negative"));
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_arg_max_checked_i32_o64(nullptr, 8, offsets64, 3, where, nullptr); }),
+                 "tally_segment_arg_max_checked_i32_o64: tally::segment_arg_max: input pointer is null but num_segments = 3"));
+  CHECK(contains(invalid_argument_of([&] { return tally_segment_max_checked_f16_o64(halves, 8, offsets64, -4, out, nullptr); }),
+                 "tally_segment_max_checked_f16_o64: tally::segment_max: num_segments = -4 is negative"));
+  CHECK(contains(invalid_argument_of([&] { return tally_csr_matvec_f32_o32(in, cols, offsets32, 2, nullptr, out, nullptr); }),
+                 "tally_csr_matvec_f32_o32: tally::csr_matvec: vector x pointer is null but num_segments = 2"));
+  CHECK(contains(invalid_argument_of([&] { return tally_csr_matvec_f64_o64(din, nullptr, offsets64, 2, din, dout, nullptr); }),
+                 "tally_csr_matvec_f64_o64: tally::csr_matvec: column index pointer is null but num_segments = 2"));
+  CHECK(contains(invalid_argument_of([&] { return tally_csr_matvec_f64_o32(din, cols, offsets32, -3, din, dout, nullptr); }),
+                 "tally_csr_matvec_f64_o32: tally::csr_matvec: num_segments = -3 is negative"));
+  for (float v : out) CHECK(v == 7.0f);
+  for (double v : dout) CHECK(v == 7.0);
+  for (const tally_arg_i32& w : where) CHECK((w.value == 1 && w.index == 5));
+  // Nothing to do is no error.
+  CHECK(tally_segment_sum_i64_o64(nullptr, nullptr, 0, nullptr, nullptr) == TALLY_SUCCESS);
+  CHECK(tally_segment_arg_min_checked_f64_o32(nullptr, 0, nullptr, 0, nullptr, nullptr) == TALLY_SUCCESS);
+  CHECK(tally_csr_matvec_f32_o64(nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr) == TALLY_SUCCESS);
+}

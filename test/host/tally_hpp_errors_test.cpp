@@ -1,5 +1,6 @@
 // <tally/tally.hpp> from plain C++ (g++, no nvcc): every function (reductions, row reductions,
-// matvec, transposes, sorts, merges) checks its arguments before any CUDA call. On a machine without a GPU a CUDA call would fail with a CUDA error code, so getting
+// matvec, transposes, sorts, merges, segmented reductions, csr_matvec) checks its arguments before
+// any CUDA call. On a machine without a GPU a CUDA call would fail with a CUDA error code, so getting
 // the argument error (code cudaSuccess) there shows that the check came first; this runs, and
 // must pass, everywhere, CI included. The pointers are host addresses: nothing may use them.
 #include <doctest/doctest.h>
@@ -340,4 +341,135 @@ TEST_CASE("tally.hpp: sorts and merges reject bad arguments before any CUDA call
   check_sorts_and_merges<std::uint64_t>("uint64");
   check_sorts_and_merges<float>("float");
   check_sorts_and_merges<double>("double");
+}
+
+namespace {
+
+// A segmented reduction (Call: one of segment_sum ... segment_arg_max) on T with results Out and
+// Offset offsets, unchecked (in, offsets, num_segments, out) and checked (in, n, offsets,
+// num_segments, out): a negative num_segments or n, null pointers with segments to reduce and
+// misaligned pointers throw naming the function and the problem before any CUDA call; the output
+// keeps its bytes; num_segments == 0 is no error, null pointers and all (and makes no CUDA call).
+template <class T, class Out, class Offset, class Call>
+void check_segments_reject_bad_arguments(const std::string& name, Call call) {
+  INFO(name << ", offsets of " << sizeof(Offset) << " bytes");
+  alignas(16) T in[8] = {};
+  alignas(16) Offset offsets[4] = {0, 2, 2, 8};
+  alignas(16) Out out[3];
+  std::memset(static_cast<void*>(out), 0x5A, sizeof out);
+  unsigned char before[sizeof out];
+  std::memcpy(before, out, sizeof out);
+  const T* no_in = nullptr;
+  const Offset* no_offsets = nullptr;
+  Out* no_out = nullptr;
+  const auto* odd_in = reinterpret_cast<const T*>(reinterpret_cast<const char*>(in) + 1);
+  const auto* odd_offsets = reinterpret_cast<const Offset*>(reinterpret_cast<const char*>(offsets) + 2);
+  auto* odd_out = reinterpret_cast<Out*>(reinterpret_cast<char*>(out) + 1);
+  const std::string p = name + ": ";
+  const std::string in_aligned = p + "input pointer is not aligned to its type (" + std::to_string(alignof(T)) + " bytes)";
+  const std::string offsets_aligned =
+      p + "offsets pointer is not aligned to its type (" + std::to_string(sizeof(Offset)) + " bytes)";
+
+  // The unchecked form.
+  CHECK(contains(argument_error_of([&] { call(in, offsets, -1, out); }), p + "num_segments = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { call(no_in, offsets, 3, out); }), p + "input pointer is null but num_segments = 3"));
+  CHECK(contains(argument_error_of([&] { call(in, no_offsets, 3, out); }), p + "offsets pointer is null but num_segments = 3"));
+  CHECK(contains(argument_error_of([&] { call(in, offsets, 3, no_out); }), p + "output pointer is null but num_segments = 3"));
+  CHECK(contains(argument_error_of([&] { call(odd_in, offsets, 3, out); }), in_aligned));
+  CHECK(contains(argument_error_of([&] { call(in, odd_offsets, 1, out); }), offsets_aligned));
+  CHECK(contains(argument_error_of([&] { call(in, offsets, 3, odd_out); }), p + "output pointer is not aligned"));
+  CHECK(argument_error_of([&] { call(no_in, no_offsets, 0, no_out); }) == "");  // nothing to do
+
+  // The checked form: the same, and n.
+  CHECK(contains(argument_error_of([&] { call(in, 8, offsets, -2, out); }), p + "num_segments = -2 is negative"));
+  CHECK(contains(argument_error_of([&] { call(in, -1, offsets, 3, out); }), p + "n = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { call(no_in, 8, offsets, 3, out); }), p + "input pointer is null but num_segments = 3"));
+  CHECK(contains(argument_error_of([&] { call(in, 8, no_offsets, 3, out); }), p + "offsets pointer is null but num_segments = 3"));
+  CHECK(contains(argument_error_of([&] { call(in, 8, offsets, 3, no_out); }), p + "output pointer is null but num_segments = 3"));
+  CHECK(contains(argument_error_of([&] { call(odd_in, 8, offsets, 3, out); }), in_aligned));
+  CHECK(contains(argument_error_of([&] { call(in, 8, odd_offsets, 1, out); }), offsets_aligned));
+  CHECK(contains(argument_error_of([&] { call(in, 8, offsets, 3, odd_out); }), p + "output pointer is not aligned"));
+  CHECK(argument_error_of([&] { call(no_in, 0, no_offsets, 0, no_out); }) == "");
+  CHECK(argument_error_of([&] { call(in, 8, no_offsets, 0, no_out); }) == "");
+  CHECK(std::memcmp(before, out, sizeof out) == 0);
+}
+
+template <class T, class Offset>
+void check_segments_on(const char* type) {
+  INFO("element type " << type);
+  using V = std::conditional_t<is_16bit_float<T>, float, T>;
+  check_segments_reject_bad_arguments<T, V, Offset>("tally::segment_sum", [](auto... a) { tally::segment_sum(a...); });
+  check_segments_reject_bad_arguments<T, V, Offset>("tally::segment_min", [](auto... a) { tally::segment_min(a...); });
+  check_segments_reject_bad_arguments<T, V, Offset>("tally::segment_max", [](auto... a) { tally::segment_max(a...); });
+  if constexpr (!is_16bit_float<T>) {
+    check_segments_reject_bad_arguments<T, tally::arg<T>, Offset>("tally::segment_arg_min",
+                                                                  [](auto... a) { tally::segment_arg_min(a...); });
+    check_segments_reject_bad_arguments<T, tally::arg<T>, Offset>("tally::segment_arg_max",
+                                                                  [](auto... a) { tally::segment_arg_max(a...); });
+  }
+}
+
+// csr_matvec on T with Offset row offsets (32-bit columns): a negative row count, null pointers with
+// rows, misaligned pointers; rows == 0 is no error.
+template <class T, class Offset>
+void check_csr_matvec_rejects_bad_arguments(const char* type) {
+  INFO("element type " << type << ", row offsets of " << sizeof(Offset) << " bytes");
+  alignas(16) T values[8] = {}, x[4] = {};
+  alignas(16) std::int32_t cols[8] = {};
+  alignas(16) Offset offsets[3] = {0, 3, 8};
+  alignas(16) T y[2];
+  std::memset(y, 0x5A, sizeof y);
+  unsigned char before[sizeof y];
+  std::memcpy(before, y, sizeof y);
+  const T* no_t = nullptr;
+  const std::string p = "tally::csr_matvec: ";
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, offsets, -1, x, y); }), p + "num_segments = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(no_t, cols, offsets, 2, x, y); }),
+                 p + "input pointer is null but num_segments = 2"));
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, static_cast<const std::int32_t*>(nullptr), offsets, 2, x, y); }),
+                 p + "column index pointer is null but num_segments = 2"));
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, static_cast<const Offset*>(nullptr), 2, x, y); }),
+                 p + "offsets pointer is null but num_segments = 2"));
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, offsets, 2, no_t, y); }),
+                 p + "vector x pointer is null but num_segments = 2"));
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, offsets, 2, x, static_cast<T*>(nullptr)); }),
+                 p + "output pointer is null but num_segments = 2"));
+  const auto* odd_cols = reinterpret_cast<const std::int32_t*>(reinterpret_cast<const char*>(cols) + 2);
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, odd_cols, offsets, 2, x, y); }),
+                 p + "column index pointer is not aligned to its type (4 bytes)"));
+  const auto* odd_x = reinterpret_cast<const T*>(reinterpret_cast<const char*>(x) + 2);
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, offsets, 2, odd_x, y); }), p + "vector x pointer is not aligned"));
+  const auto* odd_values = reinterpret_cast<const T*>(reinterpret_cast<const char*>(values) + 1);
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(odd_values, cols, offsets, 2, x, y); }), p + "input pointer is not aligned"));
+  const auto* odd_offsets = reinterpret_cast<const Offset*>(reinterpret_cast<const char*>(offsets) + 2);
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, odd_offsets, 2, x, y); }), p + "offsets pointer is not aligned"));
+  CHECK(argument_error_of([&] {
+          tally::csr_matvec(no_t, static_cast<const std::int32_t*>(nullptr), static_cast<const Offset*>(nullptr), 0, no_t,
+                            static_cast<T*>(nullptr));
+        }) == "");  // nothing to do
+  CHECK(std::memcmp(before, y, sizeof y) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("tally.hpp: segmented reductions, unchecked and checked, reject bad arguments before any CUDA call") {
+  check_segments_on<std::int32_t, std::int32_t>("int32");
+  check_segments_on<std::int32_t, std::int64_t>("int32");
+  check_segments_on<std::int64_t, std::int32_t>("int64");
+  check_segments_on<std::int64_t, std::int64_t>("int64");
+  check_segments_on<float, std::int32_t>("float");
+  check_segments_on<float, std::int64_t>("float");
+  check_segments_on<double, std::int32_t>("double");
+  check_segments_on<double, std::int64_t>("double");
+  check_segments_on<__half, std::int32_t>("__half");
+  check_segments_on<__half, std::int64_t>("__half");
+  check_segments_on<__nv_bfloat16, std::int32_t>("__nv_bfloat16");
+  check_segments_on<__nv_bfloat16, std::int64_t>("__nv_bfloat16");
+}
+
+TEST_CASE("tally.hpp: csr_matvec rejects bad arguments before any CUDA call") {
+  check_csr_matvec_rejects_bad_arguments<float, std::int32_t>("float");
+  check_csr_matvec_rejects_bad_arguments<float, std::int64_t>("float");
+  check_csr_matvec_rejects_bad_arguments<double, std::int32_t>("double");
+  check_csr_matvec_rejects_bad_arguments<double, std::int64_t>("double");
 }

@@ -1,0 +1,10 @@
+// The <tally/tally.hpp> segmented reductions on 32- and 64-bit integers: segment_sum, segment_min,
+// segment_max, segment_arg_min, segment_arg_max, unchecked and checked, 32- and 64-bit offsets.
+#include <cstdint>
+
+#include "default_segments.cuh"
+
+namespace tally {
+TALLY_DEFINE_ALL_SEGMENTS(std::int32_t)
+TALLY_DEFINE_ALL_SEGMENTS(std::int64_t)
+}  // namespace tally
