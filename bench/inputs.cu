@@ -32,6 +32,15 @@ template <> __device__ double value_from<double>(std::uint64_t h) {
   return (h >> 63) ? -magnitude : magnitude;
 }
 
+template <> __device__ __half value_from<__half>(std::uint64_t h) {
+  const float magnitude = 0.5f + static_cast<float>(h & 0x3FFull) * 0x1p-11f;  // [0.5, 1), exact in half
+  return __float2half_rn((h >> 63) ? -magnitude : magnitude);
+}
+template <> __device__ __nv_bfloat16 value_from<__nv_bfloat16>(std::uint64_t h) {
+  const float magnitude = 0.5f + static_cast<float>(h & 0x7Full) * 0x1p-8f;  // [0.5, 1), exact in bf16
+  return __float2bfloat16_rn((h >> 63) ? -magnitude : magnitude);
+}
+
 template <class T>
 __global__ void fill_random(T* out, std::int64_t count, std::uint64_t seed) {
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
@@ -54,11 +63,22 @@ const char* type_name(element e) {
     case element::float32: return "float";
     case element::int32: return "int32";
     case element::float64: return "double";
+    case element::float16: return "half";
+    case element::bfloat16: return "bf16";
   }
   return "?";
 }
 
-std::size_t size_of(element e) { return e == element::float64 ? 8 : 4; }
+std::size_t size_of(element e) {
+  switch (e) {
+    case element::float64: return 8;
+    case element::float16:
+    case element::bfloat16: return 2;
+    case element::float32:
+    case element::int32: return 4;
+  }
+  return 4;
+}
 
 input_slices::input_slices(element e, std::int64_t max_n, std::size_t l2_bytes, cudaStream_t s)
     : element_(e), rotation_bytes_(4 * l2_bytes) {
@@ -72,6 +92,8 @@ input_slices::input_slices(element e, std::int64_t max_n, std::size_t l2_bytes, 
     case element::float32: fill<float>(data_.get(), bytes, seed, s); break;
     case element::int32: fill<int>(data_.get(), bytes, seed, s); break;
     case element::float64: fill<double>(data_.get(), bytes, seed, s); break;
+    case element::float16: fill<__half>(data_.get(), bytes, seed, s); break;
+    case element::bfloat16: fill<__nv_bfloat16>(data_.get(), bytes, seed, s); break;
   }
   BENCH_CHECK(cudaStreamSynchronize(s));
 }
