@@ -11,9 +11,11 @@ bench/run_sort.sh), and the PNGs are named after the GPU in the JSON context (gp
                                          the sum panel also shows the read_floor rows
                 <gpu>_<type>_single.png  the same, single mode
                 <gpu>_ladder.png         the ladder (int32 sum, back_to_back) as bars at 2^22 and 2^24
-  rows/       tally_bench_rows: <gpu>_rows.png, GB/s per shape (float and double row sums) for
-              tally's default, CUB's DeviceSegmentedReduce and cuBLAS gemv, the forced tally
-              strategies as small markers, the read ceiling dashed
+  rows/       tally_bench_rows: <gpu>_rows.png, GB/s per shape (float, double, half and bf16 row
+              sums, a panel per type; the /l2 shapes, one buffer every call, after the others) for
+              tally's default, CUB's DeviceSegmentedReduce, cuBLAS gemv and, for half and bf16,
+              cuBLAS's gemvStridedBatched, the forced tally strategies as small markers, the read
+              ceiling dashed
   segments/   tally_bench_segments: <gpu>_segments.png, GB/s per distribution, a panel per job
               and type, tally's default against CUB / cuSPARSE, other tile shapes as ticks
   sort/       tally_bench_sort: <gpu>_sort.png, Gkeys/s (GBps / (sizeof(K) + sizeof(V))) against n, one
@@ -48,7 +50,8 @@ LADDER_SIZES = [2 ** 22, 2 ** 24]
 
 ROWS_MAIN = {"tally_default": ("tally default", "tab:blue"),
              "cub_segmented": ("CUB DeviceSegmentedReduce", "tab:orange"),
-             "cublas_gemv": ("cuBLAS gemv (x = ones)", "tab:green")}
+             "cublas_gemv": ("cuBLAS gemv (x = ones)", "tab:green"),
+             "cublas_gemv_batched": ("cuBLAS 16-bit gemvStridedBatched", "tab:olive")}
 ROWS_FORCED = {"tally_thread_per_row": "v", "tally_warp_per_row": "^", "tally_block_per_row": "s",
                "tally_blocks_per_row": "D"}
 
@@ -133,32 +136,38 @@ def plot_reduce(context, medians, out):
     return [p for p in written if p]
 
 
-# rows/<type>/<job>/<lib>/<M>x<N>: gbps is {(type, job, lib, shape): GB/s}.
+# rows/<type>/<job>/<lib>/<M>x<N>[/l2]: gbps is {(type, job, lib, shape): GB/s}, shape "<M>x<N>" or
+# "<M>x<N>/l2" (the rows that read one buffer every call; their GB/s may pass the DRAM ceiling).
 
 def plot_rows(context, medians, out):
-    gbps = bench_json.select(medians, "rows", "GBps")
+    gbps = {(k[0], k[1], k[2], "/".join(k[3:])): v for k, v in bench_json.select(medians, "rows", "GBps").items()
+            if len(k) >= 4}
     if not gbps:
         return []
     gpu = context.get("gpu_name", "gpu")
-    types = [t for t in ("float", "double") if any(k[0] == t for k in gbps)]
-    fig, axes = plt.subplots(len(types), 1, figsize=(11, 4.2 * len(types)), squeeze=False)
+    types = [t for t in ("float", "double", "half", "bf16") if any(k[0] == t for k in gbps)]
+    fig, axes = plt.subplots(len(types), 1, figsize=(12, 4.2 * len(types)), squeeze=False)
     for ax, t in zip(axes[:, 0], types):
         shapes = []
         for k in gbps:
             if k[0] == t and k[1] == "sum" and k[3] not in shapes:
                 shapes.append(k[3])
         x = range(len(shapes))
-        width = 0.26
-        for i, (lib, (label, color)) in enumerate(ROWS_MAIN.items()):
-            ax.bar([p + (i - 1) * width for p in x], [gbps.get((t, "sum", lib, s), 0) for s in shapes], width,
+        libs = [lib for lib in ROWS_MAIN if any(k[0] == t and k[1] == "sum" and k[2] == lib for k in gbps)]
+        width = 0.78 / max(len(libs), 1)
+        offset = {lib: (i - (len(libs) - 1) / 2) * width for i, lib in enumerate(libs)}
+        for lib in libs:
+            label, color = ROWS_MAIN[lib]
+            ax.bar([p + offset[lib] for p in x], [gbps.get((t, "sum", lib, s), 0) for s in shapes], width,
                    label=label, color=color)
         for lib, marker in ROWS_FORCED.items():
-            pts = [(p - width, gbps[(t, "sum", lib, s)]) for p, s in zip(x, shapes) if (t, "sum", lib, s) in gbps]
+            at = offset.get("tally_default", 0)
+            pts = [(p + at, gbps[(t, "sum", lib, s)]) for p, s in zip(x, shapes) if (t, "sum", lib, s) in gbps]
             if pts:
                 ax.scatter(*zip(*pts), marker=marker, color="black", s=22, zorder=3, label=lib.replace("tally_", "forced "))
         draw_ceiling(ax, context)
         ax.set_xticks(list(x))
-        ax.set_xticklabels([s.replace("x", " x ") for s in shapes], fontsize=8)
+        ax.set_xticklabels([s.replace("x", " x ").replace("/l2", "\n(one buffer, L2)") for s in shapes], fontsize=8)
         ax.set_ylabel("GB/s")
         ax.set_title(f"{t} row sums, {context.get('gpu_name_raw', gpu)} (M x N, ld = N)")
         ax.legend(fontsize=7, ncol=3, loc="upper right")
