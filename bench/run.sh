@@ -11,7 +11,9 @@
 # reduce:    tally_bench, tally vs cub::DeviceReduce and thrust::reduce; --quick unless --full or
 #            --ladder is given (n = 2^10, 2^16, 2^20, 2^24, 2^28; --full: every n, type, operator
 #            and ladder row, several minutes; --ladder: only the ladder report)
-# rows:      tally_bench_rows, reduce_rows / matvec vs cub::DeviceSegmentedReduce and cuBLAS gemv
+# rows:      tally_bench_rows, reduce_rows / matvec vs cub::DeviceSegmentedReduce and cuBLAS gemv,
+#            float, double, half and bf16, input rotating over 4x L2 and, on the /l2 rows, one buffer
+#            every call (--no_double, --no_16bit, --no_l2 leave rows out)
 # transpose: tally_bench_transpose, every layout vs cuBLAS geam and a D2D copy (about a minute on
 #            an H200)
 # segments:  tally_bench_segments, reduce_segments vs cub::DeviceSegmentedReduce and csr_matvec vs
