@@ -261,10 +261,17 @@ void print_table(const std::vector<rows_algorithm>& algs, const std::vector<std:
       const auto cs = seconds("sum", "cub_segmented"), gs = seconds("sum", "cublas_gemv"),
                  bs = seconds("sum", "cublas_gemv_batched");
       if (!ts) continue;
-      // The best baseline that ran (vs_best in the JSON also measures the ones a filter left out).
+      // The fastest baseline of the type; "-" unless every one of them ran (the JSON's vs_best also
+      // measures the ones a filter left out).
       std::optional<double> best;
-      for (const auto& b : {cs, gs, bs})
-        if (b) best = best ? std::min(*best, *b) : *b;
+      bool all_ran = true;
+      for (const rows_algorithm& b : algs)
+        if (b.baseline && b.type == type) {
+          const std::optional<double> bt = store.median(b.name(c));
+          all_ran = all_ran && bt.has_value();
+          if (bt) best = best ? std::min(*best, *bt) : *bt;
+        }
+      if (!all_ran) best.reset();
       const auto t = gbps(ts, bytes);
       std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |\n", type.c_str(), c.name().c_str(),
                   tally->plan(c.shape).c_str(), f(t).c_str(), f(gbps(cs, bytes)).c_str(), f(gbps(gs, bytes)).c_str(),
