@@ -10,10 +10,11 @@
 //                         ::Sum for float and double (accumulates in T); for __half and
 //                         __nv_bfloat16 ::Reduce with cuda::std::plus<float> and 0.0f, which
 //                         accumulates in float and writes T. ::Sum would accumulate in the 16-bit
-//                         type itself: a bf16 running sum stops growing once it passes 256 (its
-//                         spacing there is 2, every element is below 1), so on long rows it returns
-//                         no row sum at all; a user who wants row sums of 16-bit data (as
-//                         torch.sum gives them, accumulated in float) has to pass a float operator.
+//                         type itself: once a bf16 running sum reaches 258 in magnitude (bf16's
+//                         spacing there is 2, every element is below 1) no element changes it, so
+//                         on long rows it returns no row sum at all; a user who wants row sums of
+//                         16-bit data (as torch.sum gives them, accumulated in float) has to pass a
+//                         float operator.
 //   cublas_gemv<T>        float / double: cublasSgemv / cublasDgemv, CUBLAS_OP_T on the column-major
 //                         view of the row-major matrix (N x M, lda = ld), x = ones, alpha = 1, beta = 0.
 //                         __half / __nv_bfloat16 (cuBLAS has no 16-bit gemv of that name):
