@@ -1,7 +1,8 @@
 // tally::nccl on what this machine has: one NCCL communicator over every visible GPU driven by one
 // process (ncclCommInitAll: one rank on a one-GPU machine), an explicit one-rank communicator
 // (ncclCommInitRank), and 1 to 8 ranks' parts simulated on one GPU through the combine step itself
-// (the local reduce of each part into its record, then the fold in rank order). Every rank's result
+// (the local reduce of each part into its record, then the fold in rank order), and, with 2 GPUs or
+// more, one process per GPU (this program started again once a rank, ncclCommInitRank). Every rank's result
 // must have the bits of tally::reduce / reduce_rows / matvec of the whole input on one GPU (floating
 // sums through accum::reproducible), ranks may hold no element and splits are uneven.
 #include <algorithm>
@@ -11,7 +12,12 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <doctest/doctest.h>
 
@@ -447,4 +453,94 @@ TEST_CASE("nccl: one-off reduce_rows and matvec on a one-rank communicator") {
   CHECK_CUDA(cudaDeviceSynchronize());
   CHECK(std::memcmp(to_host(y.p, static_cast<std::size_t>(m)).data(), to_host(y1.p, static_cast<std::size_t>(m)).data(),
                     static_cast<std::size_t>(m) * sizeof(float)) == 0);
+}
+
+namespace {
+
+// One process per GPU: the parent starts this program once a rank with the test case below
+// selected and the rank, the rank count and the unique id in the environment.
+const char* const worker_case = "nccl: one process per GPU (worker)";
+
+std::string hex(const ncclUniqueId& id) {
+  std::string s;
+  for (char c : id.internal) {
+    char b[3];
+    std::snprintf(b, sizeof b, "%02x", static_cast<unsigned char>(c));
+    s += b;
+  }
+  return s;
+}
+
+ncclUniqueId unhex(const std::string& s) {
+  ncclUniqueId id{};
+  for (std::size_t i = 0; i < sizeof id.internal && 2 * i + 1 < s.size(); ++i)
+    id.internal[i] = static_cast<char>(std::stoi(s.substr(2 * i, 2), nullptr, 16));
+  return id;
+}
+
+}  // namespace
+
+TEST_CASE("nccl: one process per GPU (worker)") {
+  const char* rank_env = std::getenv("TALLY_NCCL_TEST_RANK");
+  if (rank_env == nullptr) return;  // only in the processes the case below starts
+  const int rank = std::atoi(rank_env), ranks = std::atoi(std::getenv("TALLY_NCCL_TEST_RANKS"));
+  CHECK_CUDA(cudaSetDevice(rank));
+  no_multicast();
+  ncclComm_t comm = nullptr;
+  CHECK_NCCL(ncclCommInitRank(&comm, ranks, unhex(std::getenv("TALLY_NCCL_TEST_ID")), rank));
+  // Every process makes the whole input and the single-GPU answer on its own GPU, and takes its part.
+  const std::vector<float> h = make_data<float>((1 << 21) + 9, 71);
+  const std::vector<index_t> counts = split(static_cast<index_t>(h.size()), ranks, 72);
+  index_t first = 0;
+  for (int r = 0; r < rank; ++r) first += counts[static_cast<std::size_t>(r)];
+  const index_t mine = counts[static_cast<std::size_t>(rank)];
+  device_array<float> part(std::vector<float>(h.begin() + first, h.begin() + first + mine));
+  device_array<float> sum(1), whole(h);
+  device_array<tally::arg<float>> where(1), where1(1);
+  tally::nccl::reducer<float_repro, float> r(comm);
+  r(part.p, mine, sum.p);  // the caller's communicator, no group
+  tally::nccl::all_reduce<float_arg_min>(comm, part.p, mine, where.p, tally::op::arg_min{});
+  tally::reduce<float_arg_min>(whole.p, static_cast<index_t>(h.size()), where1.p, tally::op::arg_min{});
+  CHECK_CUDA(cudaDeviceSynchronize());
+  const float expected = [&] {
+    device_array<float> out(1);
+    tally::reduce<float_repro>(whole.p, static_cast<index_t>(h.size()), out.p);
+    return to_host(out.p, 1)[0];
+  }();
+  CHECK_MESSAGE(same_bits(to_host(sum.p, 1)[0], expected), "rank " << rank << " of " << ranks);
+  CHECK_MESSAGE(same_bits(to_host(where.p, 1)[0], to_host(where1.p, 1)[0]), "rank " << rank << " of " << ranks);
+  ncclCommDestroy(comm);
+}
+
+TEST_CASE("nccl: one process per GPU: every process has the single-GPU bits") {
+  if (std::getenv("TALLY_NCCL_TEST_RANK") != nullptr) return;  // a worker starts no workers
+  int devices = 0;
+  CHECK_CUDA(cudaGetDeviceCount(&devices));
+  if (devices < 2) {
+    MESSAGE("skipped: one GPU (one process per GPU is then the one-rank communicator case)");
+    return;
+  }
+  ncclUniqueId id;
+  CHECK_NCCL(ncclGetUniqueId(&id));
+  std::vector<pid_t> workers;
+  for (int rank = 0; rank < devices; ++rank) {
+    std::vector<std::string> env_text;
+    for (char** e = ::environ; *e != nullptr; ++e) env_text.emplace_back(*e);
+    env_text.push_back("TALLY_NCCL_TEST_RANK=" + std::to_string(rank));
+    env_text.push_back("TALLY_NCCL_TEST_RANKS=" + std::to_string(devices));
+    env_text.push_back("TALLY_NCCL_TEST_ID=" + hex(id));
+    std::vector<char*> env;
+    for (std::string& e : env_text) env.push_back(e.data());
+    env.push_back(nullptr);
+    std::string exe = "/proc/self/exe", filter = std::string("--test-case=") + worker_case;
+    char* argv[] = {exe.data(), filter.data(), nullptr};
+    pid_t pid = 0;
+    REQUIRE(posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, env.data()) == 0);
+    workers.push_back(pid);
+  }
+  for (int rank = 0; rank < devices; ++rank) {
+    int status = 0;
+    REQUIRE(waitpid(workers[static_cast<std::size_t>(rank)], &status, 0) == workers[static_cast<std::size_t>(rank)]);
+    CHECK_MESSAGE((WIFEXITED(status) && WEXITSTATUS(status) == 0), "the process of rank " << rank << " failed");
+  }
 }
