@@ -70,14 +70,13 @@ struct record_layout {
 template <class I>
 __global__ void store_count(I* at, I count) { *at = count; }
 
-// out[row] = the fold, in rank order, of the row's state in each of `ranks` records. A state of an
+// The fold, in rank order, of row `row`'s state in each of `ranks` records. A state of an
 // arg_min / arg_max part that held no element has index -1 (its finalize says so) and is skipped;
-// the others get the counts of the records before them added to their index.
-template <class Acc, class S, class Out, class Op>
-__global__ void fold_records(const unsigned char* records, std::size_t record_bytes, std::size_t count_offset,
-                             int ranks, index_t m, Op op, Out* out) {
-  const index_t row = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (row >= m) return;
+// the others get the counts of the records before them added to their index. Host and device: the
+// host tests run it.
+template <class Acc, class S, class Op>
+TALLY_HD S fold_row(const unsigned char* records, std::size_t record_bytes, std::size_t count_offset, int ranks,
+                    index_t row, const Op& op) {
   S acc = op.template identity<Acc>();
   [[maybe_unused]] index_t offset = 0;
   for (int r = 0; r < ranks; ++r) {
@@ -93,6 +92,16 @@ __global__ void fold_records(const unsigned char* records, std::size_t record_by
       acc = op(acc, s);
     }
   }
+  return acc;
+}
+
+// out[row] = the finalized fold of each row, a thread a row.
+template <class Acc, class S, class Out, class Op>
+__global__ void fold_records(const unsigned char* records, std::size_t record_bytes, std::size_t count_offset,
+                             int ranks, index_t m, Op op, Out* out) {
+  const index_t row = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= m) return;
+  const S acc = fold_row<Acc, S>(records, record_bytes, count_offset, ranks, row, op);
   tally::detail::store_words(out + row, op.template finalize<Out>(acc));
 }
 

@@ -1,5 +1,13 @@
-// tally::nccl's argument errors: each names the argument, and comes before any CUDA or NCCL call,
-// so these run on machines without a GPU (and without NCCL's runtime being initialised).
+// tally::nccl on the host: argument errors (each names the argument, and comes before any CUDA or
+// NCCL call, so these run without a GPU), which operators take NCCL's all-reduce, the record
+// layout, and the combine's fold over hand-made records against the whole input.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
 #include <doctest/doctest.h>
 
 #include <tally/nccl.cuh>
@@ -92,4 +100,87 @@ TEST_CASE("nccl: which operators NCCL's all-reduce combines, and the record layo
   static_assert(!binned_layout::counted);
   CHECK(binned_layout::bytes(1) % alignof(tally::binned<float>) == 0);
   CHECK(tally::nccl::detail::record_layout<int>::bytes(3) == 16);  // 12 bytes of states, padded to 8
+}
+
+namespace {
+
+// Each part's state as the local reduce writes it (lifted at its local index, combined, finalized
+// to the state type), in records laid out as after the all-gather; then the combine's fold.
+template <class Acc, class Out, class T, class Op>
+Out folded(const std::vector<T>& h, const std::vector<tally::index_t>& counts, Op op) {
+  using S = typename Op::template state<Acc>;
+  using layout = tally::nccl::detail::record_layout<S>;
+  const std::size_t bytes = layout::bytes(1);
+  std::vector<std::uint64_t> storage((bytes * counts.size() + 7) / 8 + 2);  // 16-byte aligned on this host
+  auto* records = reinterpret_cast<unsigned char*>(storage.data());
+  tally::index_t first = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    S acc = op.template identity<Acc>();
+    for (tally::index_t i = 0; i < counts[k]; ++i) acc = op(acc, op.template lift<Acc>(h[static_cast<std::size_t>(first + i)], i));
+    const S state = op.template finalize<S>(acc);
+    std::memcpy(records + k * bytes, &state, sizeof state);
+    const std::int64_t count = counts[k];
+    if (layout::counted) std::memcpy(records + k * bytes + layout::count_offset(1), &count, sizeof count);
+    first += counts[k];
+  }
+  const S total = tally::nccl::detail::fold_row<Acc, S>(records, bytes, layout::count_offset(1),
+                                                         static_cast<int>(counts.size()), 0, op);
+  return op.template finalize<Out>(total);
+}
+
+// The whole input reduced at once, global indices.
+template <class Acc, class Out, class T, class Op>
+Out whole(const std::vector<T>& h, Op op) {
+  typename Op::template state<Acc> acc = op.template identity<Acc>();
+  for (std::size_t i = 0; i < h.size(); ++i) acc = op(acc, op.template lift<Acc>(h[i], static_cast<tally::index_t>(i)));
+  return op.template finalize<Out>(acc);
+}
+
+// k uneven parts of n; from 3 parts on, part 1 holds nothing.
+std::vector<tally::index_t> parts_of(tally::index_t n, int k, std::mt19937& g) {
+  std::vector<tally::index_t> cuts{0, n};
+  for (int i = 1; i < k; ++i) cuts.push_back(static_cast<tally::index_t>(g() % static_cast<unsigned>(n + 1)));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<tally::index_t> counts;
+  for (int i = 0; i < k; ++i) counts.push_back(cuts[static_cast<std::size_t>(i) + 1] - cuts[static_cast<std::size_t>(i)]);
+  if (k >= 3) {
+    counts[0] += counts[1];
+    counts[1] = 0;
+  }
+  return counts;
+}
+
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("nccl: the combine's fold of 1 to 8 parts gives the bits of the whole (host)") {
+  std::mt19937 g(5);
+  for (const tally::index_t n : {0, 1, 2, 9, 100, 1001}) {
+    std::vector<float> f(static_cast<std::size_t>(n));
+    std::vector<int> v(static_cast<std::size_t>(n));
+    for (auto& x : f) x = std::ldexp(static_cast<float>(g() % 2001) - 1000.0f, static_cast<int>(g() % 60) - 30);
+    for (auto& x : v) x = static_cast<int>(g() % 21) - 10;  // many ties
+    if (n > 50) f[static_cast<std::size_t>(n / 2)] = std::nanf("");
+    for (int k = 1; k <= 8; ++k) {
+      const std::vector<tally::index_t> counts = parts_of(n, k, g);
+      CAPTURE(n);
+      CAPTURE(k);
+      using binned = tally::binned<float>;
+      CHECK(same_bits(folded<binned, float>(f, counts, tally::op::sum{}), whole<binned, float>(f, tally::op::sum{})));
+      const auto a = folded<float, tally::arg<float>>(f, counts, tally::op::arg_min{});
+      const auto b = whole<float, tally::arg<float>>(f, tally::op::arg_min{});
+      CHECK(same_bits(a.value, b.value));
+      CHECK(a.index == b.index);
+      const auto c = folded<int, tally::arg<int>>(v, counts, tally::op::arg_max{});
+      const auto d = whole<int, tally::arg<int>>(v, tally::op::arg_max{});
+      CHECK(c.value == d.value);
+      CHECK(c.index == d.index);
+      CHECK(folded<int, int>(v, counts, tally::op::sum{}) == whole<int, int>(v, tally::op::sum{}));
+      CHECK(same_bits(folded<float, float>(f, counts, tally::op::max{}), whole<float, float>(f, tally::op::max{})));
+    }
+  }
 }
