@@ -4,7 +4,8 @@
 //
 // Rows are named segments/<type>/<job>/<lib>/<distribution>:
 //   job   sum (reduce_segments) | spmv (y = A x)
-//   lib   cub_segmented | tally_default | tally_begin_end (the begin / end form over the same
+//   lib   cub_segmented | tally_default | tally_walk (the default without lane groups for short
+//         segments: every tile walked) | tally_begin_end (the begin / end form over the same
 //         segments) | tally_rows (reduce_rows on the same buffer, where every segment has one length)
 //         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
 // Distributions: the issue's table (uniform 1-8, 64, 0-128, 1000, 1-65536; power law; one long
@@ -17,6 +18,7 @@
 // Every call reads the same buffers: a distribution whose bytes fit in L2 is read from L2.
 //
 //   tally_bench_segments [--target_ms=X] [--tiles] [Google Benchmark flags]
+// --tiles adds other tile shapes and lane-group sizes (tally_<Threads>x<Items>, tally_groups_of_<k>).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -226,6 +228,10 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
     });
   };
   rows.push_back({"float", "sum", "tally_begin_end", d.name, false, bytes, begin_end_call, read(begin_end_call)});
+  // The default without lane groups for short segments: every tile walked (docs/segments.md).
+  using walk = tally::segments_policy<256, 17, tally::default_segments_policy<float>::accum, tally::launch::pdl, 0>;
+  const auto walk_call = tally_sum_call<walk>(data, stream);
+  rows.push_back({"float", "sum", "tally_walk", d.name, false, bytes, walk_call, read(walk_call)});
   if (tiles) {
     const auto tile = [&](const char* lib, std::function<launcher()> call) {
       rows.push_back({"float", "sum", lib, d.name, false, bytes, call, read(call)});
@@ -234,6 +240,10 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
     tile("tally_256x13", tally_sum_call<tally::segments_policy<256, 13>>(data, stream));
     tile("tally_128x25", tally_sum_call<tally::segments_policy<128, 25>>(data, stream));
     tile("tally_512x9", tally_sum_call<tally::segments_policy<512, 9>>(data, stream));
+    // Lane groups sized for 2 and 8 elements a lane (the default: 4).
+    using accum = tally::default_segments_policy<float>::accum;
+    tile("tally_groups_of_2", tally_sum_call<tally::segments_policy<256, 17, accum, tally::launch::pdl, 2>>(data, stream));
+    tile("tally_groups_of_8", tally_sum_call<tally::segments_policy<256, 17, accum, tally::launch::pdl, 8>>(data, stream));
   }
   if (d.uniform > 0) {
     const std::int64_t len = d.uniform;
@@ -287,15 +297,10 @@ std::function<launcher()> cusparse_call(std::shared_ptr<segment_data> data, cusp
   };
 }
 
-template <class T>
-void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std::shared_ptr<segment_data> data,
-                   cudaStream_t stream) {
-  const double t = sizeof(T);
-  const double bytes = (t + 4.0 + t) * static_cast<double>(data->n) + 4.0 * static_cast<double>(data->segments + 1) +
-                       t * static_cast<double>(data->segments);
-  const std::string type = std::is_same_v<T, float> ? "float" : "double";
-  const auto tally_call = [data, stream] {
-    auto r = std::make_shared<tally::segments_reducer<tally::default_segments_policy<T>, T>>();
+template <class P, class T>
+std::function<launcher()> tally_spmv_call(std::shared_ptr<segment_data> data, cudaStream_t stream) {
+  return [data, stream] {
+    auto r = std::make_shared<tally::segments_reducer<P, T>>();
     r->reserve();
     const T* values = std::is_same_v<T, float> ? static_cast<const T*>(data->values_f.get()) : static_cast<const T*>(data->values_d.get());
     const T* x = std::is_same_v<T, float> ? static_cast<const T*>(data->x_f.get()) : static_cast<const T*>(data->x_d.get());
@@ -303,12 +308,25 @@ void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std:
       r->dot(values, data->col_index.as<int>(), data->offsets.as<int>(), data->segments, x, data->out.as<T>(), stream);
     });
   };
+}
+
+template <class T>
+void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std::shared_ptr<segment_data> data,
+                   cudaStream_t stream) {
+  const double t = sizeof(T);
+  const double bytes = (t + 4.0 + t) * static_cast<double>(data->n) + 4.0 * static_cast<double>(data->segments + 1) +
+                       t * static_cast<double>(data->segments);
+  const std::string type = std::is_same_v<T, float> ? "float" : "double";
+  const auto tally_call = tally_spmv_call<tally::default_segments_policy<T>, T>(data, stream);
+  using D = tally::default_segments_policy<T>;
+  const auto walk_call = tally_spmv_call<tally::segments_policy<D::threads, D::items, typename D::accum, typename D::launch, 0>, T>(data, stream);
   const auto read = [&](std::function<launcher()> make) { return output_after_one_call<T>(data, make, stream); };
   const auto alg1 = cusparse_call<T>(data, CUSPARSE_SPMV_CSR_ALG1, stream);
   const auto alg2 = cusparse_call<T>(data, CUSPARSE_SPMV_CSR_ALG2, stream);
   rows.push_back({type, "spmv", "cusparse_alg1", d.name, true, bytes, alg1, read(alg1)});
   rows.push_back({type, "spmv", "cusparse_alg2", d.name, true, bytes, alg2, read(alg2)});
   rows.push_back({type, "spmv", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
+  rows.push_back({type, "spmv", "tally_walk", d.name, false, bytes, walk_call, read(walk_call)});
 }
 
 // Before timing: every row's output agrees with its distribution's first baseline, within

@@ -265,7 +265,7 @@ class segments_reducer {
     const int per_sm = detail::cached_per_device(cache, workspace_.device(), [](int) {
       int blocks = 0;
       detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                             &blocks, detail::segments_kernel<K, P::threads, P::items>, P::threads, 0),
+                             &blocks, detail::segments_kernel<K, P::threads, P::items, P::group_items>, P::threads, 0),
                          where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       return blocks > 0 ? blocks : 1;
     });
@@ -278,7 +278,7 @@ class segments_reducer {
               cudaStream_t stream) const {
     using K = kernel_types<Elements, Off, Out>;
     auto* bytes = static_cast<unsigned char*>(workspace);
-    detail::queue_kernel(detail::segments_kernel<K, P::threads, P::items>, grid_blocks<K>(), P::threads, 0, stream,
+    detail::queue_kernel(detail::segments_kernel<K, P::threads, P::items, P::group_items>, grid_blocks<K>(), P::threads, 0, stream,
                          programmatic_, where, typename K::args{offsets, segments, out, elements}, op_,
                          reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes));
   }

@@ -13,6 +13,10 @@
 //            banks
 //   Accum    the accumulator (accum.cuh)
 //   Launch   the launch policy (launch.cuh)
+//   GroupItems  tiles of short, even segments are reduced by groups of lanes instead of the walk: a
+//            group of G lanes a segment (G the power of two nearest below mean length / GroupItems,
+//            1 to 32), each lane folding every G-th element, then a shuffle within the group. 0: the
+//            walk always (the tile rule is in segments_kernel.cuh)
 //
 // The order of every combination depends on (offsets, S, grid) alone: fixed_order is true.
 // default_segments_policy<T, Op>: 256 threads, 17 items for elements of up to 4 bytes and 13 for wider
@@ -28,23 +32,27 @@
 
 namespace tally {
 
-template <int Threads = 256, int Items = 17, class Accum = accum::native, class Launch = launch::pdl>
+template <int Threads = 256, int Items = 17, class Accum = accum::native, class Launch = launch::pdl, int GroupItems = 4>
 struct segments_policy {
   static_assert(Threads >= 32 && Threads <= 1024 && Threads % 32 == 0,
                 "tally segments_policy: Threads must be a multiple of 32 between 32 and 1024");
   static_assert(Items >= 1 && Items <= 32, "tally segments_policy: Items must be between 1 and 32");
+  static_assert(GroupItems >= 0, "tally segments_policy: GroupItems must be 0 (always walk) or positive");
   static_assert(accum::check_accum_policy<Accum>());
   static_assert(launch::check_launch_policy<Launch>());
   static constexpr int threads = Threads;
   static constexpr int items = Items;
+  static constexpr int group_items = GroupItems;
   using accum = Accum;
   using launch = Launch;
   static constexpr bool fixed_order = true;
-  template <class A> using with_accum = segments_policy<Threads, Items, A, Launch>;
-  template <class L> using with_launch = segments_policy<Threads, Items, Accum, L>;
-  // "merge_path<256x9>/native/pdl": for test output and benchmark names.
+  template <class A> using with_accum = segments_policy<Threads, Items, A, Launch, GroupItems>;
+  template <class L> using with_launch = segments_policy<Threads, Items, Accum, L, GroupItems>;
+  // "merge_path<256x17,groups_of_4>/native/pdl" ("walk" for GroupItems = 0): for test output and benchmark names.
   static std::string name() {
-    return "merge_path<" + std::to_string(Threads) + "x" + std::to_string(Items) + ">/" + Accum::name + "/" + Launch::name;
+    return "merge_path<" + std::to_string(Threads) + "x" + std::to_string(Items) + "," +
+           (GroupItems > 0 ? "groups_of_" + std::to_string(GroupItems) : std::string("walk")) + ">/" + Accum::name + "/" +
+           Launch::name;
   }
 };
 

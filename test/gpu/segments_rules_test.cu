@@ -269,3 +269,33 @@ TEST_CASE("segments: the checked begin / end form names the first bad segment") 
                  }),
                  "end offsets pointer is null"));
 }
+
+TEST_CASE("segments: lane groups of every width (mean lengths 2 to 400), against the walk alone and the begin / end form") {
+  using walk = segments_policy<256, 17, default_segments_policy<float>::accum, launch::pdl, 0>;
+  for (const index_t mean : {2, 6, 12, 24, 48, 96, 192, 400}) {
+    CAPTURE(mean);
+    const segment_layout l{offsets_of(draw_lengths(capped(300000) / mean + 1, next_seed(),
+                                                   [mean](std::mt19937_64& g) { return static_cast<index_t>(g() % (2 * mean + 1)); })),
+                           next_seed()};
+    const dataset<float> data(l.end(), l.seed);
+    const auto truth = host_segments_truth<float>(l);
+    check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
+    check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, index_t>(l, data, truth);
+    check_segments<segments_policy<64, 3>, op::arg_max, float, int>(l, data, truth);  // groups in blocks of 2 warps
+    check_segments<walk, op::sum, float, int>(l, data, truth);
+    check_segments<walk, op::arg_max, float, int>(l, data, truth);
+
+    // The begin / end form reads lane groups' elements from the input: the same bits as the offsets form.
+    const std::vector<index_t> b(l.offsets.begin(), l.offsets.end() - 1), e(l.offsets.begin() + 1, l.offsets.end());
+    const auto rt = ranges_truth(b, e, data.seed());
+    check_ranges<default_segments_policy<float, op::arg_max>, op::arg_max, int, arg<float>>(data, b, e, rt);
+    const auto offsets = upload<int>(l.offsets);
+    device_buffer<float> by_offsets(static_cast<std::size_t>(l.segments())), by_ranges(static_cast<std::size_t>(l.segments()));
+    segments_reducer<default_segments_policy<float>, float> r;
+    r(data.data(), offsets.get(), l.segments(), by_offsets.get());
+    r(data.data(), offsets.get(), offsets.get() + 1, l.segments(), by_ranges.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(by_offsets.bytes() == by_ranges.bytes());
+    CHECK(data.changed() == 0);
+  }
+}

@@ -13,12 +13,15 @@ namespace tally::detail {
 
 // An element source: at(j)[k] loads what element j + k needs (raw; a cursor, so that a thread's
 // loads at k = 0, Threads, 2 * Threads ... share one address and immediate offsets), and
-// finish(raw) gives the element (CSR: the gather of x).
+// finish(raw) gives the element (CSR: the gather of x). end_rounds: rounds of end candidates
+// (Threads each) a tile prefetches with its elements, as many as the registers left allow (four
+// cover tiles whose segments average Items / 4 elements or more without waiting for a load).
 template <class T>
 struct plain_elements {
   using value = T;
   using raw = T;
   static constexpr bool gathered = false;
+  static constexpr int end_rounds = 4;
   const T* in;
   struct cursor {
     const T* p;
@@ -32,6 +35,7 @@ template <class T, class Col, class Acc>
 struct csr_elements {
   using value = Acc;
   static constexpr bool gathered = false;
+  static constexpr int end_rounds = 2;  // four spill
   struct raw {
     T value;
     Col col;
@@ -57,6 +61,7 @@ struct gathered_elements {
   using value = T;
   using raw = T;
   static constexpr bool gathered = true;
+  static constexpr int end_rounds = 4;
   const T* in;
   const Off* begins;
   TALLY_DEVICE index_t start(index_t s) const { return static_cast<index_t>(begins[s]); }
@@ -92,6 +97,7 @@ template <class Launch, class Acc, class Off, class Out, class Op, class Element
 struct segments_types {
   using launch = Launch;
   using acc = Acc;
+  using offset = Off;
   using out = Out;
   using op = Op;
   using elements = Elements;

@@ -15,14 +15,17 @@
 //      next tile's while this one is walked) and the block counts the tile's ends k, the first
 //      2 * Threads candidates with one barrier; m = D - k elements remain;
 //   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
-//      otherwise elements and ends go to shared memory, thread t takes element positions
-//      [t * Items, (t + 1) * Items), finds the ends before them (a binary search in shared memory),
-//      and walks them: an element folds into the open state, an end at its position closes it (and
-//      further ends there close empty segments). A segment that opens and closes within one thread
-//      is written at once;
-//   3. a segmented scan over the threads (block_carry) gives each thread the state of its first
-//      segment before its own elements, and the state open at the tile's end, which the next tile
-//      starts from.
+//      otherwise elements and ends go to shared memory, and
+//      - a tile of short, even segments (group_lanes) gives each segment a group of G lanes: each
+//        lane folds every G-th element of it, a shuffle joins the group, and lane 0 writes the
+//        result (the first segment joined with the carry; the open tail becomes the next carry);
+//      - any other tile is walked: thread t takes element positions [t * Items, (t + 1) * Items),
+//        finds the ends before them (a binary search in shared memory), and walks them: an element
+//        folds into the open state, an end at its position closes it (and further ends there close
+//        empty segments). A segment that opens and closes within one thread is written at once;
+//   3. after a walk, a segmented scan over the threads (block_carry) gives each thread the state of
+//      its first segment before its own elements, and the state open at the tile's end, which the
+//      next tile starts from.
 // The share's first segment may have begun in an earlier block and the last may end in a later one:
 // the block leaves both states as entries (segments_items.cuh). The block that takes the last ticket
 // folds the 2G entries in block order (each thread a run of entries, then the same segmented scan)
@@ -131,13 +134,40 @@ TALLY_DEVICE void split_at_cost(const Off* offsets, index_t segments, index_t ba
   j = lesser(greater(c - i * end_weight, previous_end), n);
 }
 
-// Rounds of end candidates (Threads each) a tile prefetches with its elements: two cover tiles
-// whose segments average Items / 2 elements or more without waiting for a load.
-inline constexpr int prefetched_rounds = 2;
-
 // K: the call's types (segments_items.cuh).
-template <class K, int Threads, int Items>
-__global__ void __launch_bounds__(Threads)
+// Tiles of short, even segments (docs/segments.md): G lanes a segment, G the power of two at or
+// below the tile's mean length / GroupItems (1 to 32), when the tile holds at least a segment a
+// warp (k >= Threads / 32) of mean length below 64 * GroupItems and none longer than
+// group_rounds * G elements, so that no group holds the block for long. 0: walk the tile. Called
+// by every thread after the tile's ends are in shared memory; the answer is uniform.
+inline constexpr int group_rounds = 16;
+
+template <int Threads, int GroupItems>
+TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
+  if constexpr (GroupItems == 0) {
+    return 0;
+  } else {
+    if (k < Threads / warp_size || m >= 2 * k * warp_size * GroupItems) return 0;  // uniform
+    int g = 1;
+    while (g < warp_size && 2 * g * GroupItems <= m / k) g *= 2;
+    bool too_long = false;
+    for (int r = static_cast<int>(threadIdx.x); r <= k; r += Threads) {  // the closed segments and the open tail
+      const int b = r == 0 ? 0 : ends[r - 1];
+      const int e = r < k ? ends[r] : m;
+      too_long = too_long || e - b > group_rounds * g;
+    }
+    return __syncthreads_or(too_long) ? 0 : g;
+  }
+}
+
+// Blocks an SM the kernel asks registers for: 64 registers a thread for elements of up to 4 bytes
+// (without the bound, the lane groups' code takes 80 and a quarter of the blocks), none for wider
+// ones, which would spill.
+template <class K, int Threads>
+inline constexpr int segments_min_blocks = sizeof(typename K::element) <= 4 ? 65536 / (Threads * 64) : 1;
+
+template <class K, int Threads, int Items, int GroupItems>
+__global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     segments_kernel(const typename K::args p, const typename K::op op, segment_entry<typename K::state>* entries,
                     unsigned* ticket) {
   if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
@@ -177,11 +207,12 @@ __global__ void __launch_bounds__(Threads)
   index_t begin = lesser(greater(static_cast<index_t>(p.offsets[i]) - base, 0), n);  // of segment i, the open one
   S carry = op.template identity<Acc>();  // the open segment's state over the share so far
 
-  // The next tile's elements and first prefetched_rounds * Threads end candidates (as positions
-  // relative to the tile's first element, clamped to [0, z + 1]), loaded into registers while this
-  // tile is walked.
+  // The next tile's elements and first prefetched_rounds * Threads end candidates, loaded into
+  // registers while this tile is walked. The offsets stay raw until the tile starts: arithmetic on
+  // them here would wait for the load.
+  constexpr int prefetched_rounds = K::elements::end_rounds;
   E v[Items];
-  int next_ends[prefetched_rounds];
+  typename K::offset next_ends[prefetched_rounds];
   const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
     const int fz = static_cast<int>(lesser(D, d1 - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
@@ -194,8 +225,7 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
     for (int round = 0; round < prefetched_rounds; ++round) {
       const int r = round * Threads + t;
-      if (r < fz && fi + r < p.segments)
-        next_ends[round] = static_cast<int>(lesser(greater(static_cast<index_t>(p.offsets[fi + r + 1]) - base - fj, 0), fz + 1));
+      if (r < fz && fi + r < p.segments) next_ends[round] = p.offsets[fi + r + 1];
     }
   };
 
@@ -213,9 +243,10 @@ __global__ void __launch_bounds__(Threads)
     for (int round = 0; round < prefetched_rounds; ++round) {
       const int r = round * Threads + t;
       if (r < z && i + r < p.segments) {
-        const bool inside = r + next_ends[round] < z;
-        mine += inside;
-        ends[r] = next_ends[round] < z ? next_ends[round] : z;
+        const index_t e = static_cast<index_t>(next_ends[round]) - base - j;  // its element position in the tile
+        const int clamped = static_cast<int>(e < 0 ? 0 : e > z ? z : e);
+        mine += r + clamped < z;
+        ends[r] = clamped;
       }
     }
     mine = __reduce_add_sync(full_mask, mine);
@@ -262,26 +293,80 @@ __global__ void __launch_bounds__(Threads)
       if (t == 0) ends[k] = INT_MAX;
       if (next_d < d1) fetch(i + k, j + m, next_d);
       __syncthreads();
+      const int lanes = group_lanes<Threads, GroupItems>(ends, k, m);
+      if (lanes > 0) {
+        // Groups of `lanes` lanes: group g takes the tile's segments a = g, g + groups, ... (a = k is the
+        // open tail, whose state the next tile starts from), each lane every lanes-th element, then
+        // a shuffle within the group. Loops run warp-uniform so that every lane meets the shuffles.
+        const int groups = Threads / lanes;
+        const int g = t / lanes;
+        const int lane = t % lanes;
+        const int warp_first = (t / warp_size) * (warp_size / lanes);  // this warp's first group
+        for (int a0 = warp_first; a0 <= k; a0 += groups) {
+          const int a = a0 + (g - warp_first);
+          S acc = op.template identity<Acc>();
+          if (a <= k) {
+            const int e = a < k ? (ends[a] < m ? ends[a] : m) : m;
+            const int b = a == 0 ? 0 : (ends[a - 1] < e ? ends[a - 1] : e);
+            const index_t within0 = a == 0 ? j - begin : -static_cast<index_t>(b);  // + position: index in the segment
+            // This lane's elements of the segment, four loads in flight a round, folded in order.
+            const auto fold = [&](auto element_at) {
+              int q = b + lane;
+              for (; q + 3 * lanes < e; q += 4 * lanes) {
+                const E x0 = element_at(q), x1 = element_at(q + lanes), x2 = element_at(q + 2 * lanes),
+                        x3 = element_at(q + 3 * lanes);
+                acc = op(acc, op.template lift<Acc>(x0, within0 + q));
+                acc = op(acc, op.template lift<Acc>(x1, within0 + q + lanes));
+                acc = op(acc, op.template lift<Acc>(x2, within0 + q + 2 * lanes));
+                acc = op(acc, op.template lift<Acc>(x3, within0 + q + 3 * lanes));
+              }
+              for (; q < e; q += lanes) acc = op(acc, op.template lift<Acc>(element_at(q), within0 + q));
+            };
+            if constexpr (K::elements::gathered) {  // from the input
+              if (i + a < p.segments) {
+                const index_t start = p.elements.start(i + a) + within0;
+                fold([&](int q) { return p.elements.load(start + q); });
+              }
+            } else {
+              fold([&](int q) { return elements[q]; });
+            }
+          }
+          for (int offset = lanes / 2; offset > 0; offset /= 2) acc = op(acc, shfl_down(acc, offset));
+          if (lane == 0 && a <= k) {
+            if (a == k) {
+              slots[0].value = acc;  // the open tail: read by every thread below
+            } else if (a == 0) {
+              const S value = op(carry, acc);
+              if (head_open) head_state = value;  // the share's first segment: left to the fix-up
+              else store_words(p.out + i, op.template finalize<Out>(value));
+            } else {
+              store_words(p.out + (i + a), op.template finalize<Out>(acc));
+            }
+          }
+        }
+        __syncthreads();
+        carry = slots[0].value;
+      } else {
 
-      // This thread's element positions [p0, p0 + Items) of the tile; end a sits before element
-      // ends[a], and a0 ends come before p0.
-      const int p0 = t * Items;
-      int a = 0;
-      for (int hi = k; a < hi;) {  // the ends before position p0
-        const int mid = (a + hi) / 2;
-        if (ends[mid] < p0) a = mid + 1; else hi = mid;
-      }
-      const int a0 = a;
-      int next_end = ends[a];
-      Out* const tile_out = p.out + i;
-      index_t open_begin = a == 0 ? begin : j + ends[a - 1];
-      // Gathered elements: where the open segment's elements start in the input.
-      index_t open_start = 0;
-      if constexpr (K::elements::gathered)
-        if (i + a < p.segments && p0 < m) open_start = p.elements.start(i + a);
-      S acc = op.template identity<Acc>();
-      S head_part = acc;
-      bool closes = false;
+        // This thread's element positions [p0, p0 + Items) of the tile; end a sits before element
+        // ends[a], and a0 ends come before p0.
+        const int p0 = t * Items;
+        int a = 0;
+        for (int hi = k; a < hi;) {  // the ends before position p0
+          const int mid = (a + hi) / 2;
+          if (ends[mid] < p0) a = mid + 1; else hi = mid;
+        }
+        const int a0 = a;
+        int next_end = ends[a];
+        Out* const tile_out = p.out + i;
+        index_t open_begin = a == 0 ? begin : j + ends[a - 1];
+        // Gathered elements: where the open segment's elements start in the input.
+        index_t open_start = 0;
+        if constexpr (K::elements::gathered)
+          if (i + a < p.segments && p0 < m) open_start = p.elements.start(i + a);
+        S acc = op.template identity<Acc>();
+        S head_part = acc;
+        bool closes = false;
 #pragma unroll
         for (int q = 0; q < Items; ++q) {
           const int pos = p0 + q;
@@ -305,15 +390,16 @@ __global__ void __launch_bounds__(Threads)
           }
         }
 
-      const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
-      if (closes) {
-        const S value = op(c.before, head_part);
-        if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
-        else store_words(p.out + (i + a0), op.template finalize<Out>(value));
+        const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
+        if (closes) {
+          const S value = op(c.before, head_part);
+          if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
+          else store_words(p.out + (i + a0), op.template finalize<Out>(value));
+        }
+        carry = c.total;
       }
       head_open = false;
       begin = j + ends[k - 1];
-      carry = c.total;
     }
     i += k;
     j += m;
