@@ -36,6 +36,12 @@ TEST_CASE("rows plan: the benchmark shapes (float, aligned)") {
   CHECK(plan(16 * k, 4 * k).strategy() == "warp_per_row");    // M >= 132 x 64 resident warps
   CHECK(plan(4 * k, 16 * k).strategy() == "block_per_row");   // fewer rows than warps, more than span blocks
   CHECK(plan(4 * k, 16 * k).blocks == 4 * k);
+  CHECK(plan(4 * k, 4 * k).strategy() == "block_per_row");                  // 1024 items a row: 4 a thread
+  CHECK(plan<rows::by_shape, double>(4 * k, 4 * k).strategy() == "block_per_row");
+  CHECK(plan(4 * k, 2 * k).strategy() == "warp_per_row");                   // 512 items, M >= W / 4
+  CHECK(plan(8448 / 4, 2 * k).strategy() == "warp_per_row");                // W / 4 rows
+  CHECK(plan(8448 / 4 - 1, 2 * k).strategy() == "block_per_row");           // fewer
+  CHECK(plan<rows::by_shape, double>(4 * k, 2 * k).strategy() == "block_per_row");  // 1024 items
 
   const rows_plan few = plan(64, k * k);  // 1056 span blocks / 64 rows
   CHECK(few.strategy() == "blocks_per_row<16>");

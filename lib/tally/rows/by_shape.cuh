@@ -11,6 +11,10 @@
 //                            to compile for a path that is not the fast one anyway
 //   row_items <= 128         warp_per_row, 4 rows in flight
 //   longer rows, M >= W      warp_per_row, 1 row per warp, 4 items in flight per lane
+//   rows of < 1024 items,    warp_per_row too: a block a row would give its threads fewer items than
+//   M >= W / 4               they keep in flight (256 x 4), and a quarter of the resident warps, each
+//                            with 4 x 16 bytes a lane in flight, keep memory busy (4096 x 4096 halves
+//                            read from L2: 11.6 us a block a row, 5.9 us a warp a row, H100)
 //   longer rows, M < W       blocks_per_row with S = min(C / M, row_items / 1024) splits if S >= 2 (one
 //                            wave of equal spans, each at least 1024 items = 16 KB), else block_per_row
 // docs/performance.md has the measurements behind each threshold.
@@ -46,7 +50,8 @@ struct by_shape {
       const int lanes = pow2_at_least(row_items);
       const int vector_lanes = row_items <= thread_row_items ? 1 : lanes < short_row_lanes ? lanes : short_row_lanes;
       detail::plan_group_per_row(p, p.vectorized ? vector_lanes : lanes <= 8 ? 8 : 32, threads);
-    } else if (row_items <= long_row_items || p.m >= resident_warps) {
+    } else if (row_items <= long_row_items || p.m >= resident_warps ||
+               (row_items < index_t{threads} * tally::detail::rows_unroll && 4 * p.m >= resident_warps)) {
       detail::plan_group_per_row(p, 32, threads);
     } else {
       index_t s = tally::detail::span_capacity(d) / p.m;
