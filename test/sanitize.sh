@@ -65,7 +65,12 @@ for tool in "${tools[@]}"; do
   for exe in $programs; do
     log=$(mktemp)
     start=$SECONDS
-    "$sanitizer" --tool "$tool" --error-exitcode 86 --print-limit 20 "$exe" >"$log" 2>&1
+    # NCCL probes its kernels with cudaFuncGetAttributes and expects the ones built for other GPUs to
+    # fail (cudaErrorNoKernelImageForDevice): not an error of the program, so API errors are not
+    # reported for the NCCL test. Memory errors still are.
+    api_errors=explicit
+    case "$(basename "$exe")" in nccl*) api_errors=no ;; esac
+    "$sanitizer" --tool "$tool" --error-exitcode 86 --print-limit 20 --report-api-errors "$api_errors" "$exe" >"$log" 2>&1
     status=$?
     summary=$(grep -m1 "ERROR SUMMARY\|RACECHECK SUMMARY" "$log" || echo "no summary")
     tests=$(grep -m1 "test cases:" "$log" || echo "")
