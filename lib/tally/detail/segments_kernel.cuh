@@ -160,11 +160,16 @@ TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
   }
 }
 
-// Blocks an SM the kernel asks registers for: 64 registers a thread for elements of up to 4 bytes
-// (without the bound, the lane groups' code takes 80 and a quarter of the blocks), none for wider
-// ones, which would spill.
+// Blocks an SM the kernel asks registers for, so that the lane groups' code does not cost a block:
+// 64 registers a thread where elements and states fit 4 bytes (80 without the bound), 85 for 4-byte
+// elements with states of up to 16 bytes (arg_min / arg_max: 91 without); none for the rest (binned
+// sums, 8-byte elements), which would spill.
 template <class K, int Threads>
-inline constexpr int segments_min_blocks = sizeof(typename K::element) <= 4 ? 65536 / (Threads * 64) : 1;
+inline constexpr int segments_min_blocks =
+    sizeof(typename K::element) > 4 ? 1
+    : sizeof(typename K::state) <= 4  ? 65536 / (Threads * 64)
+    : sizeof(typename K::state) <= 16 ? 65536 / (Threads * 85)
+                                      : 1;
 
 template <class K, int Threads, int Items, int GroupItems>
 __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
