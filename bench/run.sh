@@ -7,6 +7,7 @@
 #   bash bench/run.sh transpose [--save] [tally_bench_transpose flags]
 #   bash bench/run.sh segments  [--save] [tally_bench_segments flags]
 #   bash bench/run.sh sort      [--save] [tally_bench_sort flags]
+#   bash bench/run.sh nccl      [--save] [tally_bench_nccl flags]
 #
 # reduce:    tally_bench, tally vs cub::DeviceReduce and thrust::reduce; --quick unless --full or
 #            --ladder is given (n = 2^10, 2^16, 2^20, 2^24, 2^28; --full: every n, type, operator
@@ -20,9 +21,12 @@
 #            cuSPARSE SpMV over ragged distributions
 # sort:      tally_bench_sort, sort / sort_by_key vs cub::DeviceMergeSort, cub::DeviceRadixSort and
 #            thrust::sort, and seed 003's ladder (about a minute on an H100)
+# nccl:      tally_bench_nccl, tally::nccl's all_reduce over every visible GPU (--ranks R: fewer)
+#            against the single-GPU reduce and NCCL's all-gather / all-reduce (built where NCCL is
+#            found); its JSON is its own, not Google Benchmark's, and is saved without a plot
 # --save also writes bench/results/<gpu><suffix>.json and its PNGs (bench/plot.py); the suffix is
-# _quick or _ladder for reduce runs other than --full, _rows, _transpose, _segments and _sort for the
-# others.
+# _quick or _ladder for reduce runs other than --full, _rows, _transpose, _segments, _sort and
+# _nccl<ranks> for the others.
 # Any other argument goes to the program (e.g. --benchmark_filter=float/sum, --target_ms=10).
 # Environment: TALLY_BUILD_DIR (default: build).
 # With no CUDA device it exits non-zero with one line on stderr, before building when it can tell.
@@ -45,7 +49,8 @@ case "$program" in
   transpose) target=tally_bench_transpose defaults=() ;;
   segments) target=tally_bench_segments defaults=() ;;
   sort) target=tally_bench_sort defaults=() ;;
-  *) fail "usage: bash bench/run.sh reduce|rows|transpose|segments|sort [--save] [program flags]" ;;
+  nccl) target=tally_bench_nccl defaults=() ;;
+  *) fail "usage: bash bench/run.sh reduce|rows|transpose|segments|sort|nccl [--save] [program flags]" ;;
 esac
 save=0
 args=()
@@ -89,10 +94,20 @@ fi
 results="$root/bench/results"
 json="$build/${target}_run.json"  # renamed after the GPU once the run is done
 out_args=()
-if ((save)); then out_args=(--benchmark_out="$json" --benchmark_out_format=json); fi
+if ((save)); then
+  if [[ "$program" == nccl ]]; then out_args=(--json "$json"); else out_args=(--benchmark_out="$json" --benchmark_out_format=json); fi
+fi
 
 "$build/bench/$target" ${defaults[@]+"${defaults[@]}"} ${args[@]+"${args[@]}"} ${out_args[@]+"${out_args[@]}"}
 
+if ((save)) && [[ "$program" == nccl ]]; then
+  read -r gpu ranks < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print(c["device"].replace(" ", "_"), c["ranks"])' "$json")
+  dest="$results/${gpu}_nccl$ranks.json"
+  mkdir -p "$results"
+  mv "$json" "$dest"
+  echo "run.sh: wrote $dest"
+  exit 0
+fi
 if ((save)); then
   read -r gpu run_mode < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["context"]; print(c["gpu_name"], c.get("run_mode", "full"))' "$json")
   suffix="_$program"
