@@ -69,14 +69,8 @@ class reducer {
   template <class Out>
   void operator()(const T* in, index_t n_local, Out* out, cudaStream_t stream = 0) {
     tally::detail::validate_reduce(in, n_local, out, where);
-    if constexpr (native && std::is_same_v<Out, state_type>) {
-      local(in, n_local, stream);
-      combine_.exchange(buffer_.data(), 1, stream, out);  // NCCL writes the result itself
-    } else {
-      local(in, n_local, stream);
-      exchange(stream);
-      finish(out, stream);
-    }
+    local(in, n_local, stream);
+    combine_.exchange_and_finish(buffer_.data(), 1, out, stream);
   }
 
   // The three phases of operator(), for one thread driving several communicators: local and
@@ -110,22 +104,8 @@ void all_reduce(ncclComm_t comm, const T* in, index_t n_local, Out* out, Op op =
   const detail::combiner<typename local_reducer::accum_type, state_type, Op> combine{
       detail::comm_facts::of(comm, where), op, where};
   local_reducer r(op);
-  const tally::detail::workspace_need local_need = r.need(r.plan(n_local));
-  // One pool allocation: the exchange buffers, then the local workspace; everything up to the end of
-  // the local tickets is zeroed on the stream.
-  const std::size_t head = detail::round_up(combine.buffer_bytes(1), 256);
-  tally::detail::with_pool_workspace(
-      {head + local_need.tickets, head + local_need.total}, stream, where, [&](void* buffer, std::size_t) {
-        void* local_ws = local_need.total > 0 ? static_cast<unsigned char*>(buffer) + head : nullptr;
-        r.run(in, n_local, combine.send_states(buffer), local_ws, local_need.total, stream);
-        combine.stamp(buffer, 1, n_local, stream);
-        if constexpr (decltype(combine)::native && std::is_same_v<Out, state_type>) {
-          combine.exchange(buffer, 1, stream, out);
-        } else {
-          combine.exchange(buffer, 1, stream);
-          combine.finish(buffer, 1, out, stream);
-        }
-      });
+  detail::pooled_call(combine, 1, n_local, out, r.need(r.plan(n_local)), stream,
+                      [&](state_type* states, void* ws, std::size_t bytes) { r.run(in, n_local, states, ws, bytes, stream); });
 }
 
 // The same with default_reduce_policy<T, Op>.

@@ -23,6 +23,7 @@
 #include <nccl.h>
 
 #include <tally/detail/state_words.cuh>
+#include <tally/detail/workspace.hpp>
 #include <tally/error.hpp>
 #include <tally/nccl/error.hpp>
 #include <tally/policies/op.cuh>
@@ -153,6 +154,18 @@ struct combiner {
     launch_fold(received(buffer, m), native ? 1 : comm.ranks, m, out, stream);
   }
 
+  // exchange, then finish; where the exchange already gives the output (native, Out is the state
+  // type), NCCL writes out itself and no fold runs.
+  template <class Out>
+  void exchange_and_finish(void* buffer, index_t m, Out* out, cudaStream_t stream) const {
+    if constexpr (native && std::is_same_v<Out, S>) {
+      exchange(buffer, m, stream, out);
+    } else {
+      exchange(buffer, m, stream);
+      finish(buffer, m, out, stream);
+    }
+  }
+
   template <class Out>
   void launch_fold(const unsigned char* records, int ranks, index_t m, Out* out, cudaStream_t stream) const {
     if (m == 0) return;
@@ -163,5 +176,21 @@ struct combiner {
     tally::detail::check_cuda(cudaGetLastError(), where, "fold_records<<<>>>");
   }
 };
+
+// A one-off call: the exchange buffers of m states and the local workspace (need) in one
+// allocation from the stream-ordered pool, everything up to the end of the local tickets zeroed on
+// the stream. local(states, workspace, bytes) queues the local part; count is this rank's elements.
+template <class Combiner, class Out, class Local>
+void pooled_call(const Combiner& combine, index_t m, index_t count, Out* out, tally::detail::workspace_need need,
+                 cudaStream_t stream, Local local) {
+  const std::size_t head = round_up(combine.buffer_bytes(m), 256);
+  tally::detail::with_pool_workspace(
+      {head + need.tickets, head + need.total}, stream, combine.where, [&](void* buffer, std::size_t) {
+        void* local_ws = need.total > 0 ? static_cast<unsigned char*>(buffer) + head : nullptr;
+        local(combine.send_states(buffer), local_ws, need.total);
+        combine.stamp(buffer, m, count, stream);
+        combine.exchange_and_finish(buffer, m, out, stream);
+      });
+}
 
 }  // namespace tally::nccl::detail

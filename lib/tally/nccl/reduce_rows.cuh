@@ -60,7 +60,7 @@ class rows_reducer {
     tally::detail::validate_rows(a, m, n_local, ld, out, where);
     if (m == 0) return;
     local(a, m, n_local, ld, stream);
-    combine(m, out, stream);
+    combine_.exchange_and_finish(buffer_.data(), m, out, stream);
   }
 
   // y[i] = sum over j of A[i][j] * x[j], x split like A's columns (x_local: this rank's N_local entries).
@@ -69,7 +69,7 @@ class rows_reducer {
     tally::detail::validate_rows(a, m, n_local, ld, y, dot_where, x_local, true);
     if (m == 0) return;
     local_dot(a, m, n_local, ld, x_local, stream);
-    combine(m, y, stream);
+    combine_.exchange_and_finish(buffer_.data(), m, y, stream);
   }
 
   // The phases, for one thread driving several communicators (exchange inside ncclGroupStart /
@@ -100,16 +100,6 @@ class rows_reducer {
 
   void* prepare(index_t m, cudaStream_t stream) { return buffer_.prepare({0, combine_.buffer_bytes(m)}, stream); }
 
-  template <class Out>
-  void combine(index_t m, Out* out, cudaStream_t stream) {
-    if constexpr (native && std::is_same_v<Out, state_type>) {
-      combine_.exchange(buffer_.data(), m, stream, out);
-    } else {
-      combine_.exchange(buffer_.data(), m, stream);
-      combine_.finish(buffer_.data(), m, out, stream);
-    }
-  }
-
   detail::combiner<accum_type, state_type, Op> combine_;
   local_reducer local_;
   tally::detail::device_workspace buffer_;  // [send record][received records]
@@ -127,20 +117,8 @@ void rows_one_off(ncclComm_t comm, index_t m, index_t n_local, Out* out, Op op, 
   const combiner<typename local_reducer::accum_type, state_type, Op> combine{comm_facts::of(comm, where), op, where};
   if (m == 0) return;
   local_reducer r(op);
-  const tally::detail::workspace_need local_need = r.need(plan(r));
-  const std::size_t head = round_up(combine.buffer_bytes(m), 256);
-  tally::detail::with_pool_workspace(
-      {head + local_need.tickets, head + local_need.total}, stream, where, [&](void* buffer, std::size_t) {
-        void* local_ws = local_need.total > 0 ? static_cast<unsigned char*>(buffer) + head : nullptr;
-        local(r, combine.send_states(buffer), local_ws, local_need.total);
-        combine.stamp(buffer, m, n_local, stream);
-        if constexpr (decltype(combine)::native && std::is_same_v<Out, state_type>) {
-          combine.exchange(buffer, m, stream, out);
-        } else {
-          combine.exchange(buffer, m, stream);
-          combine.finish(buffer, m, out, stream);
-        }
-      });
+  pooled_call(combine, m, n_local, out, r.need(plan(r)), stream,
+              [&](state_type* states, void* ws, std::size_t bytes) { local(r, states, ws, bytes); });
 }
 
 }  // namespace detail
