@@ -155,83 +155,77 @@ class cub_segmented {
   std::size_t temp_bytes_ = 0;
 };
 
+// What the cuBLAS rows share: a handle on the stream, the output and x = ones.
 template <class T>
-class cublas_gemv {
+class cublas_row {
  public:
-  cublas_gemv(rows_shape sh, bool, cudaStream_t s)
-      : sh_(sh), stream_(s), out_(static_cast<std::size_t>(sh.m) * sizeof(T)), x_(make_ones<T>(sh.n, s)) {
-    if (sh.m > INT_MAX || sh.n > INT_MAX) throw std::invalid_argument("cublas_gemv row: M or N exceeds int");
-    check_cublas(cublasCreate(&handle_), "cublasCreate");
-    check_cublas(cublasSetStream(handle_, s), "cublasSetStream");
-  }
-  ~cublas_gemv() { cublasDestroy(handle_); }
-  cublas_gemv(const cublas_gemv&) = delete;
-  cublas_gemv& operator=(const cublas_gemv&) = delete;
-  void operator()(const T* a) {
-    const int n = static_cast<int>(sh_.n), m = static_cast<int>(sh_.m);
-    // Row-major M x N (ld = N) is column-major N x M: y = A x is op(B) = B^T with B = (N x M).
-    if constexpr (is_16bit<T>) {
-      // C (M x 1, ldc = M) = B^T (M x N) x (N x 1, ldb = N), float compute.
-      const float one = 1, zero = 0;
-      check_cublas(cublasGemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, m, 1, n, &one, a, cuda_type<T>(), n, x_.as<const T>(),
-                                cuda_type<T>(), n, &zero, out_.as<T>(), cuda_type<T>(), m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                   "cublasGemmEx");
-    } else if constexpr (std::is_same_v<T, float>) {
-      const T one = 1, zero = 0;
-      check_cublas(cublasSgemv(handle_, CUBLAS_OP_T, n, m, &one, a, n, x_.as<const T>(), 1, &zero, out_.as<T>(), 1), "cublasSgemv");
-    } else {
-      const T one = 1, zero = 0;
-      check_cublas(cublasDgemv(handle_, CUBLAS_OP_T, n, m, &one, a, n, x_.as<const T>(), 1, &zero, out_.as<T>(), 1), "cublasDgemv");
-    }
-  }
+  cublas_row(const cublas_row&) = delete;
+  cublas_row& operator=(const cublas_row&) = delete;
   std::vector<T> result() const { return copy_rows_to_host<T>(out_, sh_.m, stream_); }
   std::string plan(const T*) const { return "cublas"; }
 
- private:
+ protected:
+  cublas_row(rows_shape sh, cudaStream_t s, const char* row)
+      : sh_(sh), stream_(s), out_(static_cast<std::size_t>(sh.m) * sizeof(T)), x_(make_ones<T>(sh.n, s)) {
+    if (sh.m > INT_MAX || sh.n > INT_MAX) throw std::invalid_argument(std::string(row) + " row: M or N exceeds int");
+    check_cublas(cublasCreate(&handle_), "cublasCreate");
+    check_cublas(cublasSetStream(handle_, s), "cublasSetStream");
+  }
+  ~cublas_row() { cublasDestroy(handle_); }
+
   rows_shape sh_;
   cudaStream_t stream_;
   device_buffer out_, x_;
   cublasHandle_t handle_ = nullptr;
 };
 
+template <class T>
+class cublas_gemv : public cublas_row<T> {
+ public:
+  cublas_gemv(rows_shape sh, bool, cudaStream_t s) : cublas_row<T>(sh, s, "cublas_gemv") {}
+  void operator()(const T* a) {
+    const int n = static_cast<int>(this->sh_.n), m = static_cast<int>(this->sh_.m);
+    const T* x = this->x_.template as<const T>();
+    T* y = this->out_.template as<T>();
+    // Row-major M x N (ld = N) is column-major N x M: y = A x is op(B) = B^T with B = (N x M).
+    if constexpr (is_16bit<T>) {
+      // C (M x 1, ldc = M) = B^T (M x N) x (N x 1, ldb = N), float compute.
+      const float one = 1, zero = 0;
+      check_cublas(cublasGemmEx(this->handle_, CUBLAS_OP_T, CUBLAS_OP_N, m, 1, n, &one, a, cuda_type<T>(), n, x, cuda_type<T>(),
+                                n, &zero, y, cuda_type<T>(), m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                   "cublasGemmEx");
+    } else if constexpr (std::is_same_v<T, float>) {
+      const T one = 1, zero = 0;
+      check_cublas(cublasSgemv(this->handle_, CUBLAS_OP_T, n, m, &one, a, n, x, 1, &zero, y, 1), "cublasSgemv");
+    } else {
+      const T one = 1, zero = 0;
+      check_cublas(cublasDgemv(this->handle_, CUBLAS_OP_T, n, m, &one, a, n, x, 1, &zero, y, 1), "cublasDgemv");
+    }
+  }
+};
+
 // cuBLAS's 16-bit gemv: the strided-batched call with one batch (plain pointers, no device array
 // of pointers to keep per input slice).
 template <class T>
-class cublas_gemv_batched {
+class cublas_gemv_batched : public cublas_row<T> {
   static_assert(is_16bit<T>, "cublas_gemv_batched: __half or __nv_bfloat16");
 
  public:
-  cublas_gemv_batched(rows_shape sh, bool, cudaStream_t s)
-      : sh_(sh), stream_(s), out_(static_cast<std::size_t>(sh.m) * sizeof(T)), x_(make_ones<T>(sh.n, s)) {
-    if (sh.m > INT_MAX || sh.n > INT_MAX) throw std::invalid_argument("cublas_gemv_batched row: M or N exceeds int");
-    check_cublas(cublasCreate(&handle_), "cublasCreate");
-    check_cublas(cublasSetStream(handle_, s), "cublasSetStream");
-  }
-  ~cublas_gemv_batched() { cublasDestroy(handle_); }
-  cublas_gemv_batched(const cublas_gemv_batched&) = delete;
-  cublas_gemv_batched& operator=(const cublas_gemv_batched&) = delete;
+  cublas_gemv_batched(rows_shape sh, bool, cudaStream_t s) : cublas_row<T>(sh, s, "cublas_gemv_batched") {}
   void operator()(const T* a) {
     const float one = 1, zero = 0;
-    const int n = static_cast<int>(sh_.n), m = static_cast<int>(sh_.m);
-    const long long stride_a = static_cast<long long>(sh_.m) * sh_.n;
+    const int n = static_cast<int>(this->sh_.n), m = static_cast<int>(this->sh_.m);
+    const long long stride_a = static_cast<long long>(this->sh_.m) * this->sh_.n;
+    const T* x = this->x_.template as<const T>();
+    T* y = this->out_.template as<T>();
     // The same transpose as cublas_gemv: B = (N x M, lda = N), y = B^T x.
     if constexpr (std::is_same_v<T, __half>)
-      check_cublas(cublasHSHgemvStridedBatched(handle_, CUBLAS_OP_T, n, m, &one, a, n, stride_a, x_.as<const T>(), 1, n, &zero,
-                                               out_.as<T>(), 1, m, 1),
+      check_cublas(cublasHSHgemvStridedBatched(this->handle_, CUBLAS_OP_T, n, m, &one, a, n, stride_a, x, 1, n, &zero, y, 1, m, 1),
                    "cublasHSHgemvStridedBatched");
     else
-      check_cublas(cublasTSTgemvStridedBatched(handle_, CUBLAS_OP_T, n, m, &one, a, n, stride_a, x_.as<const T>(), 1, n, &zero,
-                                               out_.as<T>(), 1, m, 1),
+      check_cublas(cublasTSTgemvStridedBatched(this->handle_, CUBLAS_OP_T, n, m, &one, a, n, stride_a, x, 1, n, &zero, y, 1, m, 1),
                    "cublasTSTgemvStridedBatched");
   }
-  std::vector<T> result() const { return copy_rows_to_host<T>(out_, sh_.m, stream_); }
-  std::string plan(const T*) const { return "cublas"; }
-
- private:
-  rows_shape sh_;
-  cudaStream_t stream_;
-  device_buffer out_, x_;
-  cublasHandle_t handle_ = nullptr;
 };
 
 }  // namespace bench
