@@ -13,7 +13,8 @@
 // D = Threads * Items items:
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
 //      next tile's while this one is walked) and the block counts the tile's ends k, the first
-//      2 * Threads candidates with one barrier; m = D - k elements remain;
+//      end_rounds * Threads candidates (prefetched with the elements) with one barrier; m = D - k
+//      elements remain;
 //   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
 //      otherwise elements and ends go to shared memory, and
 //      - a tile of short, even segments (group_lanes) gives each segment a group of G lanes: each
@@ -134,7 +135,6 @@ TALLY_DEVICE void split_at_cost(const Off* offsets, index_t segments, index_t ba
   j = lesser(greater(c - i * end_weight, previous_end), n);
 }
 
-// K: the call's types (segments_items.cuh).
 // Tiles of short, even segments (docs/segments.md): G lanes a segment, G the power of two at or
 // below the tile's mean length / GroupItems (1 to 32), when the tile holds at least a segment a
 // warp (k >= Threads / 32) of mean length below 64 * GroupItems and none longer than
@@ -171,6 +171,7 @@ inline constexpr int segments_min_blocks =
     : sizeof(typename K::state) <= 16 ? 65536 / (Threads * 85)
                                       : 1;
 
+// K: the call's types (segments_items.cuh).
 template <class K, int Threads, int Items, int GroupItems>
 __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     segments_kernel(const typename K::args p, const typename K::op op, segment_entry<typename K::state>* entries,
