@@ -9,6 +9,7 @@
 // The index an element is lifted with is its column j (arg_min / arg_max report columns).
 #pragma once
 #include <tally/policies/config.cuh>
+#include <tally/policies/op.cuh>
 
 namespace tally::detail {
 
@@ -31,7 +32,7 @@ struct dot_rows {
   template <class Item>
   TALLY_DEVICE Item weights(index_t item) const { return reinterpret_cast<const Item*>(x)[item]; }
   template <class Acc, class W>
-  TALLY_DEVICE Acc apply(const T& a, const W& w, int e) const { return static_cast<Acc>(a) * static_cast<Acc>(w.v[e]); }
+  TALLY_DEVICE Acc apply(const T& a, const W& w, int e) const { return widen<Acc>(a) * widen<Acc>(w.v[e]); }
 };
 
 // acc combined, in element order, with item number `item` of a row (columns item*V ... item*V+V-1).

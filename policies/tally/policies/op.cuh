@@ -113,6 +113,19 @@ TALLY_HD bool sign_bit(const T& x) {
   else return (cuda::std::bit_cast<std::uint64_t>(x) >> 63) != 0;
 }
 
+// An element in the accumulator type. A bf16 is the high half of a float, so on the device bf16 ->
+// float is a shift (one integer instruction, exact, NaN payload kept) where the conversion
+// instruction costs more: 18 % on bf16 row sums of 65536 x 1000 (docs/performance.md).
+template <class Acc, class T>
+TALLY_HD Acc widen(const T& x) {
+#ifdef __CUDA_ARCH__
+  if constexpr (std::is_same_v<T, __nv_bfloat16> && std::is_same_v<Acc, float>)
+    return __uint_as_float(static_cast<unsigned>(__bfloat16_as_ushort(x)) << 16);
+  else
+#endif
+    return static_cast<Acc>(x);
+}
+
 // b replaces a as the running minimum (maximum): b is strictly smaller (larger), b is a NaN (NaN
 // propagates; a NaN already held stays, since no comparison with it is true), or a and b are equal
 // zeros and b is -0 (+0). Integers and user types reduce to the plain comparison. Bitwise | and &,
@@ -237,7 +250,7 @@ TALLY_HD Out finalize_extreme(const Op& op, const S& s) {
 struct value_state {
   template <class Acc> using state = Acc;
   template <class Acc, class T>
-  TALLY_HD Acc lift(const T& x, index_t) const { return static_cast<Acc>(x); }
+  TALLY_HD Acc lift(const T& x, index_t) const { return widen<Acc>(x); }
   template <class Out, class S>
   TALLY_HD Out finalize(const S& s) const { return static_cast<Out>(s); }
 };
@@ -247,7 +260,7 @@ template <class Op>  // CRTP: the empty result needs Op's identity
 struct index_state {
   template <class Acc> using state = arg<Acc>;
   template <class Acc, class T>
-  TALLY_HD arg<Acc> lift(const T& x, index_t i) const { return {static_cast<Acc>(x), i}; }
+  TALLY_HD arg<Acc> lift(const T& x, index_t i) const { return {widen<Acc>(x), i}; }
   // The state of E consecutive elements v[0], v[1], ... at indices first, first + 1, ...: the same
   // as lifting the first and appending the others, for fewer instructions (load::vector lifts a
   // 16-byte chunk with it). First the run's extreme m (a NaN if the run holds one), then the first
@@ -267,7 +280,7 @@ struct index_state {
         x = v[e];
       }
     }
-    return {static_cast<Acc>(x), first + k};
+    return {widen<Acc>(x), first + k};
   }
   template <class Out, class S>
   TALLY_HD Out finalize(const S& s) const {
