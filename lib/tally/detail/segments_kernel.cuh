@@ -39,6 +39,7 @@
 // [0, n), every segment index to [0, S), and every tile makes progress.
 #pragma once
 #include <climits>
+#include <type_traits>
 
 #include <tally/detail/last_block.cuh>
 #include <tally/detail/launch.cuh>
@@ -73,19 +74,19 @@ TALLY_DEVICE block_carry_result<S> block_carry(bool closes, S tail, S carry, Op 
   constexpr int warps = Threads / warp_size;
   const int lane = static_cast<int>(threadIdx.x) % warp_size;
   const int warp = static_cast<int>(threadIdx.x) / warp_size;
-  bool f = closes;
+  // The warp's closes as one ballot: the state a lane holds after the step of offset d covers lanes
+  // (lane - 2d, lane], and it meets the one d lanes up while no lane in (lane - d, lane] closes, that
+  // is while the last closing lane at or before this one (-1: none) is at or before lane - d.
+  const unsigned closers = __ballot_sync(full_mask, closes);
+  const int last_close = warp_size - 1 - __clz(closers & (full_mask >> (warp_size - 1 - lane)));
   S v = tail;
 #pragma unroll
   for (int offset = 1; offset < warp_size; offset *= 2) {
-    const bool f_up = __shfl_up_sync(full_mask, f, offset);
     const S v_up = shfl_up(v, offset);
-    if (lane >= offset) {
-      if (!f) v = op(v_up, v);
-      f = f || f_up;
-    }
+    if (lane >= offset && last_close <= lane - offset) v = op(v_up, v);
   }
-  if (lane == warp_size - 1) slots[warp] = {v, f};
-  const bool f_before = __shfl_up_sync(full_mask, f, 1);
+  if (lane == warp_size - 1) slots[warp] = {v, closers != 0};
+  const bool f_before = (closers & ((1u << lane) - 1u)) != 0;  // a lane before this one closes
   const S v_before = shfl_up(v, 1);
   __syncthreads();
   S prefix = carry;  // the open state before this warp
@@ -181,6 +182,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   using S = typename K::state;
   using Acc = typename K::acc;
   using Out = typename K::out;
+  using Off = typename K::offset;
+  using UOff = std::make_unsigned_t<Off>;
   constexpr int D = Threads * Items;
   static_assert(sizeof(E) * D + sizeof(int) * D <= 40 * 1024,
                 "tally segments_policy: a tile of Threads * Items elements and ends must fit in 40 KB of shared memory");
@@ -218,7 +221,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   // them here would wait for the load.
   constexpr int prefetched_rounds = K::elements::end_rounds;
   E v[Items];
-  typename K::offset next_ends[prefetched_rounds];
+  Off next_ends[prefetched_rounds];
   const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
     const int fz = static_cast<int>(lesser(D, d1 - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
@@ -228,11 +231,11 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       for (int q = 0; q < Items; ++q)
         if (t + q * Threads < favail) v[q] = p.elements.finish(src[q * Threads]);
     }
+    const int fc = static_cast<int>(lesser(fz, p.segments - fi));  // candidates that exist
+    const Off* const fo = p.offsets + fi + 1 + t;
 #pragma unroll
-    for (int round = 0; round < prefetched_rounds; ++round) {
-      const int r = round * Threads + t;
-      if (r < fz && fi + r < p.segments) next_ends[round] = p.offsets[fi + r + 1];
-    }
+    for (int round = 0; round < prefetched_rounds; ++round)
+      if (round * Threads + t < fc) next_ends[round] = fo[round * Threads];
   };
 
   if (d0 < d1) fetch(i, j, d0);
@@ -244,15 +247,22 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     // The tile's ends: end i + r is in it when its position r + e is below z (e: its element
     // position in the tile). The prefetched candidates are counted with one barrier; a tile with more
     // ends than those (many empty segments) counts further rounds of Threads, loaded here.
+    // In the offsets' own width (the tile starts at offset ts, which lies between offsets[0] and
+    // offsets[S]): 32-bit arithmetic for 32-bit offsets.
+    const Off ts = static_cast<Off>(base + j);
+    const int candidates = static_cast<int>(lesser(z, p.segments - i));  // ends i + r, r < candidates, exist
+    const auto position = [&](Off end) {  // an end's element position in the tile, clamped to [0, z]
+      const UOff e = static_cast<UOff>(end) - static_cast<UOff>(ts);
+      return end < ts ? 0 : e < static_cast<UOff>(z) ? static_cast<int>(e) : z;
+    };
     int mine = 0;
 #pragma unroll
     for (int round = 0; round < prefetched_rounds; ++round) {
       const int r = round * Threads + t;
-      if (r < z && i + r < p.segments) {
-        const index_t e = static_cast<index_t>(next_ends[round]) - base - j;  // its element position in the tile
-        const int clamped = static_cast<int>(e < 0 ? 0 : e > z ? z : e);
-        mine += r + clamped < z;
-        ends[r] = clamped;
+      if (r < candidates) {
+        const int e = position(next_ends[round]);
+        mine += r + e < z;
+        ends[r] = e;
       }
     }
     mine = __reduce_add_sync(full_mask, mine);
@@ -263,10 +273,10 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     for (int w = 0; w < Threads / warp_size; ++w) k += round_counts[w];
     for (int r = prefetched_rounds * Threads + t; k == r - t && r - t < z;) {  // every candidate so far inside
       bool inside = false;
-      if (r < z && i + r < p.segments) {
-        const index_t e = static_cast<index_t>(p.offsets[i + r + 1]) - base - j;
+      if (r < candidates) {
+        const int e = position(p.offsets[i + r + 1]);
         inside = r + e < z;
-        ends[r] = static_cast<int>(e < 0 ? 0 : e > z ? z : e);
+        ends[r] = e;
       }
       k += __syncthreads_count(inside);
       r += Threads;
