@@ -30,6 +30,15 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
   using S = typename K::state;
   using item_t = row_item<T, V>;
   using scalar_t = row_item<T, 1>;
+  using weights_t = decltype(item_weights<item_t>(p.xform, index_t{}));
+  // A thread a row (Lanes = 1): x's items are loaded with the rows' (every lane of a warp reads the
+  // same one), so that the fold does not wait for them. With more lanes a row that costs registers,
+  // and a block an SM (docs/performance.md): there the fold loads them.
+  constexpr bool preload_weights = Lanes == 1;
+  const auto fold = [&](const S& acc, const item_t& a, const weights_t& w, index_t item) {
+    if constexpr (preload_weights) return fold_item<Acc>(acc, a, w, item, p.xform, op);
+    else return fold_item<Acc>(acc, a, item, p.xform, op);
+  };
   constexpr int groups = Threads / Lanes;
   constexpr index_t tile_rows = index_t{Rows} * groups;
   const int lane = static_cast<int>(threadIdx.x) % Lanes;
@@ -52,6 +61,10 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
     index_t c = lane;
     for (; c + index_t{Unroll - 1} * Lanes < p.items; c += index_t{Unroll} * Lanes) {
       item_t v[Rows][Unroll];
+      weights_t w[Unroll];
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        if constexpr (preload_weights) w[u] = item_weights<item_t>(p.xform, c + u * Lanes);
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
@@ -61,10 +74,15 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if (valid[k]) acc[k] = fold_item<Acc>(acc[k], v[k][u], c + u * Lanes, p.xform, op);
+          if (valid[k]) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
     }
     if constexpr (Unroll > 1) {  // fewer than Unroll items left per lane: one guarded round, all in flight
       item_t v[Rows][Unroll];
+      weights_t w[Unroll];
+#pragma unroll
+      for (int u = 0; u < Unroll; ++u)
+        if constexpr (preload_weights)
+          if (c + u * Lanes < p.items) w[u] = item_weights<item_t>(p.xform, c + u * Lanes);
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
@@ -74,7 +92,7 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if (valid[k] && c + u * Lanes < p.items) acc[k] = fold_item<Acc>(acc[k], v[k][u], c + u * Lanes, p.xform, op);
+          if (valid[k] && c + u * Lanes < p.items) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
     }
     for (index_t col = p.tail_begin + lane; col < p.n; col += Lanes) {
 #pragma unroll

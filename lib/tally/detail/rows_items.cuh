@@ -35,13 +35,25 @@ struct dot_rows {
   TALLY_DEVICE Acc apply(const T& a, const W& w, int e) const { return widen<Acc>(a) * widen<Acc>(w.v[e]); }
 };
 
-// acc combined, in element order, with item number `item` of a row (columns item*V ... item*V+V-1).
-template <class Acc, class T, int V, class Xform, class Op, class S>
-TALLY_DEVICE S fold_item(S acc, const row_item<T, V>& a, index_t item, const Xform& xform, const Op& op) {
-  const auto w = xform.template weights<row_item<T, V>>(item);
+// The transform's weights for item number `item` of every row (matvec: x's item; nothing for plain
+// rows). Kernels load them with the rows' items, so that both are in flight together and rows that
+// share columns share one load.
+template <class Item, class Xform>
+TALLY_DEVICE auto item_weights(const Xform& xform, index_t item) {
+  return xform.template weights<Item>(item);
+}
+
+// acc combined, in element order, with item number `item` of a row (columns item*V ... item*V+V-1),
+// given its weights w (item_weights); the second form loads them itself.
+template <class Acc, class T, int V, class W, class Xform, class Op, class S>
+TALLY_DEVICE S fold_item(S acc, const row_item<T, V>& a, const W& w, index_t item, const Xform& xform, const Op& op) {
 #pragma unroll
   for (int e = 0; e < V; ++e) acc = op(acc, op.template lift<Acc>(xform.template apply<Acc>(a.v[e], w, e), item * V + e));
   return acc;
+}
+template <class Acc, class T, int V, class Xform, class Op, class S>
+TALLY_DEVICE S fold_item(S acc, const row_item<T, V>& a, index_t item, const Xform& xform, const Op& op) {
+  return fold_item<Acc>(acc, a, item_weights<row_item<T, V>>(xform, item), item, xform, op);
 }
 
 // Everything a row kernel needs to know about one call. items and tail_begin come from the plan.

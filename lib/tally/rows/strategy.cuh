@@ -33,10 +33,11 @@
 namespace tally::rows {
 
 // For a strategy's plan and kernel:
-using tally::detail::fold_item;    // acc combined with one item of a row (lifted; times x[j] for matvec)
-using tally::detail::grid_of;      // blocks for `work` units of work, capped at the grid limit
-using tally::detail::row_item;     // V consecutive elements of a row, read as one access
-using tally::detail::store_words;  // a state or result stored as whole words, padding included
+using tally::detail::fold_item;     // acc combined with one item of a row (lifted; times x[j] for matvec)
+using tally::detail::item_weights;  // x's item for matvec (nothing for row sums), to pass to fold_item
+using tally::detail::grid_of;       // blocks for `work` units of work, capped at the grid limit
+using tally::detail::row_item;      // V consecutive elements of a row, read as one access
+using tally::detail::store_words;   // a state or result stored as whole words, padding included
 
 namespace detail {
 using probe_types = tally::detail::rows_types<launch::stream_ordered, float, float, float, op::sum, tally::detail::plain_rows>;
