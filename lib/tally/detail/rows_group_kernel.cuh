@@ -58,8 +58,8 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
       acc[k] = op.template identity<Acc>();
     }
 
-    index_t c = lane;
-    for (; c + index_t{Unroll - 1} * Lanes < p.items; c += index_t{Unroll} * Lanes) {
+    // One round: Rows * Unroll loads in flight, then their folds.
+    const auto round = [&](index_t c) {
       item_t v[Rows][Unroll];
       weights_t w[Unroll];
 #pragma unroll
@@ -75,6 +75,17 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
           if (valid[k]) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
+    };
+    index_t c = lane;
+    if constexpr (Lanes == 1) {
+      // A thread's row has at most a few items: left to the compiler, which peels the rounds and
+      // keeps all of a tile's loads in flight.
+      for (; c + index_t{Unroll - 1} * Lanes < p.items; c += index_t{Unroll} * Lanes) round(c);
+    } else {
+      // One round an iteration. Unrolled by the compiler, the matvec kernels' second copy issued each
+      // row's load after the previous row's products (docs/performance.md).
+#pragma unroll 1
+      for (; c + index_t{Unroll - 1} * Lanes < p.items; c += index_t{Unroll} * Lanes) round(c);
     }
     if constexpr (Unroll > 1) {  // fewer than Unroll items left per lane: one guarded round, all in flight
       item_t v[Rows][Unroll];
