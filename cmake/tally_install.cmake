@@ -3,7 +3,8 @@
 #   lib/libtally.a, libtally.so  the precompiled algorithms (<tally/tally.hpp>, <tally/tally.h>)
 #   lib/cmake/tally/             tallyConfig.cmake, its version file and the exported targets
 # so that find_package(tally) gives tally::tally, tally::tally_shared and tally::policies, as
-# add_subdirectory and FetchContent do. tally_warnings stays private to this build (linked as $<BUILD_INTERFACE:...>).
+# add_subdirectory and FetchContent do, and find_package(tally COMPONENTS nccl) tally::nccl too
+# (tally_find_nccl.cmake, installed beside the config, finds NCCL on the user's machine). tally_warnings stays private to this build (linked as $<BUILD_INTERFACE:...>).
 
 # By default only a top-level build installs: a project that pulls tally in with add_subdirectory
 # or FetchContent decides whether tally belongs in its own install tree.
@@ -29,6 +30,11 @@ install(EXPORT tallyTargets
         NAMESPACE tally::
         DESTINATION "${TALLY_INSTALL_CMAKEDIR}")
 
+# The prefix of the NCCL this build found: the package's first hint after TALLY_NCCL_ROOT.
+set(TALLY_NCCL_BUILD_PREFIX "")
+if(TALLY_NCCL_INCLUDE_DIR)
+  get_filename_component(TALLY_NCCL_BUILD_PREFIX "${TALLY_NCCL_INCLUDE_DIR}" DIRECTORY)
+endif()
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/tallyConfig.cmake.in"
                               "${PROJECT_BINARY_DIR}/tallyConfig.cmake"
                               INSTALL_DESTINATION "${TALLY_INSTALL_CMAKEDIR}")
@@ -36,4 +42,5 @@ configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/tallyConfig.cmake.in"
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/tallyConfigVersion.cmake"
                                  COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/tallyConfig.cmake" "${PROJECT_BINARY_DIR}/tallyConfigVersion.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/tally_find_nccl.cmake"
         DESTINATION "${TALLY_INSTALL_CMAKEDIR}")

@@ -1,48 +1,17 @@
 # tally::nccl - reductions over NCCL communicators (<tally/nccl.cuh>): tally::policies plus NCCL.
 # NCCL is looked for under TALLY_NCCL_ROOT (a prefix holding include/nccl.h and lib/libnccl.so),
-# then the CUDA toolkit, then the system, then the nvidia-nccl-cu13 wheel (found through python3).
-# Where it is not found the tally::nccl target and its test, example and benchmark are left out.
+# then the CUDA toolkit, then the system, then the nvidia-nccl-cu13 wheel (tally_find_nccl.cmake;
+# the installed package looks the same way). Where it is not found the tally::nccl target and its
+# test, example and benchmark are left out.
 set(TALLY_NCCL_ROOT "$ENV{TALLY_NCCL_ROOT}" CACHE PATH "Prefix of an NCCL installation (include/nccl.h, lib/libnccl.so)")
 
-set(tally_nccl_hints "")
-if(TALLY_NCCL_ROOT)
-  list(APPEND tally_nccl_hints "${TALLY_NCCL_ROOT}")
-endif()
-list(APPEND tally_nccl_hints "${CUDAToolkit_LIBRARY_ROOT}")
-# The wheel's package directory, nvidia/nccl/, holds include/nccl.h and lib/libnccl.so.2.
-execute_process(COMMAND python3 -c "import nvidia.nccl; print(list(nvidia.nccl.__path__)[0])"
-                OUTPUT_VARIABLE tally_nccl_wheel OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-if(tally_nccl_wheel)
-  list(APPEND tally_nccl_hints "${tally_nccl_wheel}")
-endif()
-
-# nccl.h and libnccl come from the same prefix, the first that holds both: a header of one NCCL
-# with the library of another would compile and then fail at run time. The system's own paths come
-# after TALLY_NCCL_ROOT and the toolkit, the wheel last.
+include("${CMAKE_CURRENT_LIST_DIR}/tally_find_nccl.cmake")
 if(NOT TALLY_NCCL_INCLUDE_DIR OR NOT TALLY_NCCL_LIBRARY)
-  set(tally_nccl_prefixes ${tally_nccl_hints})
-  list(REMOVE_ITEM tally_nccl_prefixes "${tally_nccl_wheel}")
-  list(APPEND tally_nccl_prefixes "SYSTEM")
-  if(tally_nccl_wheel)
-    list(APPEND tally_nccl_prefixes "${tally_nccl_wheel}")
+  tally_find_nccl(tally_nccl_inc tally_nccl_lib HINTS "${CUDAToolkit_LIBRARY_ROOT}")
+  if(tally_nccl_inc AND tally_nccl_lib)
+    set(TALLY_NCCL_INCLUDE_DIR "${tally_nccl_inc}" CACHE PATH "Directory of nccl.h" FORCE)
+    set(TALLY_NCCL_LIBRARY "${tally_nccl_lib}" CACHE FILEPATH "libnccl" FORCE)
   endif()
-  foreach(prefix IN LISTS tally_nccl_prefixes)
-    if(prefix STREQUAL "SYSTEM")
-      find_path(tally_nccl_inc nccl.h NO_CACHE)
-      find_library(tally_nccl_lib NAMES nccl libnccl.so.2 NO_CACHE)
-    else()
-      find_path(tally_nccl_inc nccl.h PATHS "${prefix}" PATH_SUFFIXES include NO_DEFAULT_PATH NO_CACHE)
-      find_library(tally_nccl_lib NAMES nccl libnccl.so.2 PATHS "${prefix}" PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu
-                   NO_DEFAULT_PATH NO_CACHE)
-    endif()
-    if(tally_nccl_inc AND tally_nccl_lib)
-      set(TALLY_NCCL_INCLUDE_DIR "${tally_nccl_inc}" CACHE PATH "Directory of nccl.h" FORCE)
-      set(TALLY_NCCL_LIBRARY "${tally_nccl_lib}" CACHE FILEPATH "libnccl" FORCE)
-      break()
-    endif()
-    unset(tally_nccl_inc)
-    unset(tally_nccl_lib)
-  endforeach()
 endif()
 
 if(TALLY_NCCL_INCLUDE_DIR AND TALLY_NCCL_LIBRARY)
