@@ -4,7 +4,8 @@
 #   lib/cmake/tally/             tallyConfig.cmake, its version file and the exported targets
 # so that find_package(tally) gives tally::tally, tally::tally_shared and tally::policies, as
 # add_subdirectory and FetchContent do, and find_package(tally COMPONENTS nccl) tally::nccl too
-# (tally_find_nccl.cmake, installed beside the config, finds NCCL on the user's machine). tally_warnings stays private to this build (linked as $<BUILD_INTERFACE:...>).
+# (tally_find_nccl.cmake, installed beside the config, finds NCCL on the user's machine).
+# tally_warnings stays private to this build (linked as $<BUILD_INTERFACE:...>).
 
 # By default only a top-level build installs: a project that pulls tally in with add_subdirectory
 # or FetchContent decides whether tally belongs in its own install tree.
