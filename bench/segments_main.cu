@@ -4,7 +4,8 @@
 //
 // Rows are named segments/<type>/<job>/<lib>/<distribution>:
 //   job   sum (reduce_segments) | spmv (y = A x)
-//   lib   cub_segmented | tally_default | tally_walk (the default without lane groups for short
+//   lib   cub_segmented | tally_default | tally_tiles (the default without row shares: shares of one
+//         segment length read in tiles too) | tally_walk (the default without lane groups for short
 //         segments: every tile walked) | tally_begin_end (the begin / end form over the same
 //         segments) | tally_rows (reduce_rows on the same buffer, where every segment has one length)
 //         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
@@ -228,6 +229,10 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
     });
   };
   rows.push_back({"float", "sum", "tally_begin_end", d.name, false, bytes, begin_end_call, read(begin_end_call)});
+  // The default without row shares: shares of one segment length in tiles too (docs/segments.md).
+  using tiles_only = tally::segments_policy<256, 17, tally::default_segments_policy<float>::accum, tally::launch::pdl, 4, false>;
+  const auto tiles_call = tally_sum_call<tiles_only>(data, stream);
+  rows.push_back({"float", "sum", "tally_tiles", d.name, false, bytes, tiles_call, read(tiles_call)});
   // The default without lane groups for short segments: every tile walked (docs/segments.md).
   using walk = tally::segments_policy<256, 17, tally::default_segments_policy<float>::accum, tally::launch::pdl, 0>;
   const auto walk_call = tally_sum_call<walk>(data, stream);

@@ -258,15 +258,17 @@ class segments_reducer {
   template <class Elements, class Off, class Out>
   using kernel_types = detail::segments_types<typename P::launch, accum_type, Off, Out, Op, Elements>;
 
+  template <class K>
+  static constexpr auto kernel = detail::segments_kernel<K, P::threads, P::items, P::group_items, P::row_shares>;
+
   // Resident blocks of the kernel for these types, at most max_blocks().
   template <class K>
   int grid_blocks() const {
     static std::atomic<int> cache[detail::max_devices] = {};
     const int per_sm = detail::cached_per_device(cache, workspace_.device(), [](int) {
       int blocks = 0;
-      detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                             &blocks, detail::segments_kernel<K, P::threads, P::items, P::group_items>, P::threads, 0),
-                         where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel<K>, P::threads, 0), where,
+                         "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       return blocks > 0 ? blocks : 1;
     });
     const int blocks = sm_count_ * per_sm;
@@ -278,7 +280,7 @@ class segments_reducer {
               cudaStream_t stream) const {
     using K = kernel_types<Elements, Off, Out>;
     auto* bytes = static_cast<unsigned char*>(workspace);
-    detail::queue_kernel(detail::segments_kernel<K, P::threads, P::items, P::group_items>, grid_blocks<K>(), P::threads, 0, stream,
+    detail::queue_kernel(kernel<K>, grid_blocks<K>(), P::threads, 0, stream,
                          programmatic_, where, typename K::args{offsets, segments, out, elements}, op_,
                          reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes));
   }

@@ -270,6 +270,51 @@ TEST_CASE("segments: the checked begin / end form names the first bad segment") 
                  "end offsets pointer is null"));
 }
 
+TEST_CASE("segments: shares of one segment length read as rows, with heads, tails and a break, against the tiles alone") {
+  using tiles = segments_policy<256, 17, default_segments_policy<float>::accum, launch::pdl, 4, false>;
+  int sms = 0;
+  TALLY_TEST_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  for (const index_t length : {1, 3, 8, 17, 64, 100, 257, 1000}) {
+    CAPTURE(length);
+    // Enough segments that every share of the resident grid (4 blocks of 256 an SM) holds 3 times
+    // the rows it needs: 256 / lanes, lanes = 1 to 32 (segments_row_share.cuh).
+    index_t lanes = 1;
+    while (lanes < 32 && 8 * lanes <= length) lanes *= 2;
+    const index_t count = 3 * 4 * index_t{sms} * (256 / lanes);
+    // A first segment of another length (a share's head that began earlier), many of one length,
+    // one of length + 1 in the middle (shares around it go to the tiles), and a short last one.
+    std::vector<index_t> lengths(static_cast<std::size_t>(count), length);
+    lengths.front() = 3 * length + 7;
+    lengths[lengths.size() / 2] = length + 1;
+    lengths.back() = length / 2;
+    const segment_layout l{offsets_of(lengths, 5), next_seed()};
+    const dataset<float> data(l.end(), l.seed);
+    const auto truth = host_segments_truth<float>(l);
+    check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
+    check_segments<default_segments_policy<float, op::max>, op::max, float, index_t>(l, data, truth);
+    check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, int>(l, data, truth);
+    check_segments<segments_policy<64, 3>, op::arg_max, float, index_t>(l, data, truth);  // blocks of 2 warps
+    check_segments<segments_policy<256, 17, accum::reproducible>, op::sum, float, int>(l, data, truth);  // binned
+    check_segments<tiles, op::sum, float, int>(l, data, truth);
+    const dataset<double> wide(l.end(), l.seed);
+    const auto wide_truth = host_segments_truth<double>(l);
+    check_segments<default_segments_policy<double>, op::sum, double, index_t>(l, wide, wide_truth);
+    check_segments<default_segments_policy<double, op::arg_max>, op::arg_max, double, int>(l, wide, wide_truth);
+    CHECK(data.changed() == 0);
+
+    // The rows ran: with two lanes a segment or more they add in another order than the tiles, so
+    // some sums differ in their last bits (unless the layout was cut to TALLY_TEST_MAX_N).
+    if (lanes > 1 && l.segments() == count) {
+      const auto offsets = upload<int>(l.offsets);
+      device_buffer<float> by_rows(static_cast<std::size_t>(count)), by_tiles(static_cast<std::size_t>(count));
+      reduce_segments(data.data(), offsets.get(), count, by_rows.get());
+      reduce_segments<tiles>(data.data(), offsets.get(), count, by_tiles.get());
+      TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+      CHECK(by_rows.bytes() != by_tiles.bytes());
+    }
+  }
+}
+
 TEST_CASE("segments: lane groups of every width (mean lengths 2 to 400), against the walk alone and the begin / end form") {
   using walk = segments_policy<256, 17, default_segments_policy<float>::accum, launch::pdl, 0>;
   for (const index_t mean : {2, 6, 12, 24, 48, 96, 192, 400}) {

@@ -16,12 +16,14 @@ namespace tally::detail {
 // finish(raw) gives the element (CSR: the gather of x). end_rounds: rounds of end candidates
 // (Threads each) a tile prefetches with its elements, as many as the registers left allow (four
 // cover tiles whose segments average Items / 4 elements or more without waiting for a load).
+// row_shares: shares of one segment length may be read as rows (segments_row_share.cuh).
 template <class T>
 struct plain_elements {
   using value = T;
   using raw = T;
   static constexpr bool gathered = false;
   static constexpr int end_rounds = 4;
+  static constexpr bool row_shares = true;
   const T* in;
   struct cursor {
     const T* p;
@@ -36,6 +38,7 @@ struct csr_elements {
   using value = Acc;
   static constexpr bool gathered = false;
   static constexpr int end_rounds = 2;  // four spill
+  static constexpr bool row_shares = false;  // staging holds the values, not the columns and x gathers
   struct raw {
     T value;
     Col col;
@@ -62,6 +65,7 @@ struct gathered_elements {
   using raw = T;
   static constexpr bool gathered = true;
   static constexpr int end_rounds = 4;
+  static constexpr bool row_shares = false;  // not contiguous
   const T* in;
   const Off* begins;
   TALLY_DEVICE index_t start(index_t s) const { return static_cast<index_t>(begins[s]); }

@@ -9,8 +9,9 @@
 // elements: it closes a segment and writes a result), so that a block of short segments and a block
 // inside a long one take about the same time. split_at_cost finds where the share starts and ends
 // (a search over the offsets in which every thread probes once a round): points (i, j) of the merge
-// path, i ends and j elements. The block walks its items from one to the other in tiles of
-// D = Threads * Items items:
+// path, i ends and j elements. A share whose whole segments all have one length is read as rows
+// (segments_row_share.cuh, with RowShares; staged in the tile arrays). Any other share the block
+// walks from one point to the other in tiles of D = Threads * Items items:
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
 //      next tile's while this one is walked) and the block counts the tile's ends k, the first
 //      end_rounds * Threads candidates (prefetched with the elements) with one barrier; m = D - k
@@ -43,7 +44,9 @@
 
 #include <tally/detail/last_block.cuh>
 #include <tally/detail/launch.cuh>
+#include <tally/detail/segments_carry.cuh>
 #include <tally/detail/segments_items.cuh>
+#include <tally/detail/segments_row_share.cuh>
 #include <tally/detail/state_words.cuh>
 #include <tally/policies/warp.cuh>
 
@@ -51,55 +54,6 @@ namespace tally::detail {
 
 TALLY_DEVICE index_t lesser(index_t a, index_t b) { return a < b ? a : b; }
 TALLY_DEVICE index_t greater(index_t a, index_t b) { return a > b ? a : b; }
-
-template <class S>
-struct carry_slot {
-  S value;
-  bool closes;
-};
-
-template <class S>
-struct block_carry_result {
-  S before;  // the open state before this thread's items: carry, then the tails since the last close
-  S total;   // the open state after the last thread's items
-};
-
-// Segmented scan over the block: thread t's items close a segment (closes) or not, and tail is the
-// state of its items after its last close (all of them when it closes none). A state meets the ones
-// after it until a close: each thread gets the open state before its items, starting from carry.
-// Called by every thread; slots holds Threads / 32 entries; a caller that reuses them puts a
-// __syncthreads() first.
-template <int Threads, class S, class Op>
-TALLY_DEVICE block_carry_result<S> block_carry(bool closes, S tail, S carry, Op op, carry_slot<S>* slots) {
-  constexpr int warps = Threads / warp_size;
-  const int lane = static_cast<int>(threadIdx.x) % warp_size;
-  const int warp = static_cast<int>(threadIdx.x) / warp_size;
-  // The warp's closes as one ballot: the state a lane holds after the step of offset d covers lanes
-  // (lane - 2d, lane], and it meets the one d lanes up while no lane in (lane - d, lane] closes, that
-  // is while the last closing lane at or before this one (-1: none) is at or before lane - d.
-  const unsigned closers = __ballot_sync(full_mask, closes);
-  const int last_close = warp_size - 1 - __clz(closers & (full_mask >> (warp_size - 1 - lane)));
-  S v = tail;
-#pragma unroll
-  for (int offset = 1; offset < warp_size; offset *= 2) {
-    const S v_up = shfl_up(v, offset);
-    if (lane >= offset && last_close <= lane - offset) v = op(v_up, v);
-  }
-  if (lane == warp_size - 1) slots[warp] = {v, closers != 0};
-  const bool f_before = (closers & ((1u << lane) - 1u)) != 0;  // a lane before this one closes
-  const S v_before = shfl_up(v, 1);
-  __syncthreads();
-  S prefix = carry;  // the open state before this warp
-  S total = carry;
-#pragma unroll
-  for (int w = 0; w < warps; ++w) {
-    const carry_slot<S> s = slots[w];
-    if (w == warp) prefix = total;
-    total = s.closes ? s.value : op(total, s.value);
-  }
-  const S before = lane == 0 ? prefix : f_before ? v_before : op(prefix, v_before);
-  return {before, total};
-}
 
 // The number of segment ends among the first d items of the merged sequence (d <= S + n), by a
 // search in which each thread probes one offset a round: log_Threads(S) rounds. Every thread calls
@@ -161,19 +115,19 @@ TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
   }
 }
 
-// Blocks an SM the kernel asks registers for, so that the lane groups' code does not cost a block:
-// 64 registers a thread where elements and states fit 4 bytes (80 without the bound), 85 for 4-byte
-// elements with states of up to 16 bytes (arg_min / arg_max: 91 without); none for the rest (binned
-// sums, 8-byte elements), which would spill.
+// Blocks an SM the kernel asks registers for, so that the lane groups' and row shares' code does not
+// cost a block: 64 registers a thread where elements and states fit 4 bytes (80 without the bound),
+// 85 for 4-byte elements with states of up to 16 bytes (arg_min / arg_max: 91 without), 128 for
+// 8-byte elements (2 blocks of 256: up to 164 without); none for binned sums, which would spill.
 template <class K, int Threads>
 inline constexpr int segments_min_blocks =
-    sizeof(typename K::element) > 4 ? 1
+    sizeof(typename K::state) > 16    ? 1
+    : sizeof(typename K::element) > 4 ? 65536 / (Threads * 128)
     : sizeof(typename K::state) <= 4  ? 65536 / (Threads * 64)
-    : sizeof(typename K::state) <= 16 ? 65536 / (Threads * 85)
-                                      : 1;
+                                      : 65536 / (Threads * 85);
 
 // K: the call's types (segments_items.cuh).
-template <class K, int Threads, int Items, int GroupItems>
+template <class K, int Threads, int Items, int GroupItems, bool RowShares>
 __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     segments_kernel(const typename K::args p, const typename K::op op, segment_entry<typename K::state>* entries,
                     unsigned* ticket) {
@@ -191,7 +145,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   __shared__ __align__(16) unsigned char element_bytes[sizeof(E) * D];
   __shared__ __align__(16) unsigned char slot_bytes[sizeof(carry_slot<S>) * (Threads / warp_size)];
   __shared__ __align__(16) unsigned char head_bytes[sizeof(S)];
-  __shared__ int ends[D + 1];          // end i + r of the tile at r: its element position (then INT_MAX)
+  __shared__ __align__(16) int ends[D + 1];  // end i + r of the tile at r: its element position (then INT_MAX)
   __shared__ int round_counts[Threads / warp_size];
   __shared__ bool last;
   E* elements = reinterpret_cast<E*>(element_bytes);
@@ -238,191 +192,210 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       if (round * Threads + t < fc) next_ends[round] = fo[round * Threads];
   };
 
-  if (d0 < d1) fetch(i, j, d0);
-
-  for (index_t d = d0; d < d1;) {
-    const int z = static_cast<int>(lesser(D, d1 - d));  // items in this tile
-    const int avail = static_cast<int>(lesser(z, n - j));
-
-    // The tile's ends: end i + r is in it when its position r + e is below z (e: its element
-    // position in the tile). The prefetched candidates are counted with one barrier; a tile with more
-    // ends than those (many empty segments) counts further rounds of Threads, loaded here.
-    // In the offsets' own width (the tile starts at offset ts, which lies between offsets[0] and
-    // offsets[S]): 32-bit arithmetic for 32-bit offsets.
-    const Off ts = static_cast<Off>(base + j);
-    const int candidates = static_cast<int>(lesser(z, p.segments - i));  // ends i + r, r < candidates, exist
-    const auto position = [&](Off end) {  // an end's element position in the tile, clamped to [0, z]
-      const UOff e = static_cast<UOff>(end) - static_cast<UOff>(ts);
-      return end < ts ? 0 : e < static_cast<UOff>(z) ? static_cast<int>(e) : z;
-    };
-    int mine = 0;
-#pragma unroll
-    for (int round = 0; round < prefetched_rounds; ++round) {
-      const int r = round * Threads + t;
-      if (r < candidates) {
-        const int e = position(next_ends[round]);
-        mine += r + e < z;
-        ends[r] = e;
-      }
-    }
-    mine = __reduce_add_sync(full_mask, mine);
-    if (t % warp_size == 0) round_counts[t / warp_size] = mine;
-    __syncthreads();
-    int k = 0;
-#pragma unroll
-    for (int w = 0; w < Threads / warp_size; ++w) k += round_counts[w];
-    for (int r = prefetched_rounds * Threads + t; k == r - t && r - t < z;) {  // every candidate so far inside
-      bool inside = false;
-      if (r < candidates) {
-        const int e = position(p.offsets[i + r + 1]);
-        inside = r + e < z;
-        ends[r] = e;
-      }
-      k += __syncthreads_count(inside);
-      r += Threads;
-    }
-    const int m = z - k < avail ? z - k : avail;  // fewer only where offsets break the precondition
-    const int items = k + m;
-    const index_t next_d = d + (items > 0 ? items : 1);
-
-    if (k == 0) {
-      // The tile lies inside one segment: each thread folds its registers, and the block's states
-      // meet in the scan. No shared-memory staging, no walk.
-      if constexpr (K::elements::gathered) {  // every element is in segment i
-        const index_t start = p.elements.start(i) + (j - begin);
-#pragma unroll
-        for (int q = 0; q < Items; ++q)
-          if (t + q * Threads < m) v[q] = p.elements.load(start + t + q * Threads);
-      }
-      S acc = op.template identity<Acc>();
-#pragma unroll
-      for (int q = 0; q < Items; ++q)
-        if (t + q * Threads < m) acc = op(acc, op.template lift<Acc>(v[q], j + t + q * Threads - begin));
-      if (next_d < d1) fetch(i, j + m, next_d);
-      carry = block_carry<Threads>(false, acc, carry, op, slots).total;
-    } else {
-      if constexpr (!K::elements::gathered) {
-#pragma unroll
-        for (int q = 0; q < Items; ++q)
-          if (t + q * Threads < avail) elements[t + q * Threads] = v[q];
-      }
-      if (t == 0) ends[k] = INT_MAX;
-      if (next_d < d1) fetch(i + k, j + m, next_d);
-      __syncthreads();
-      const int lanes = group_lanes<Threads, GroupItems>(ends, k, m);
-      if (lanes > 0) {
-        // Groups of `lanes` lanes: group g takes the tile's segments a = g, g + groups, ... (a = k is the
-        // open tail, whose state the next tile starts from), each lane every lanes-th element, then
-        // a shuffle within the group. Loops run warp-uniform so that every lane meets the shuffles.
-        const int groups = Threads / lanes;
-        const int g = t / lanes;
-        const int lane = t % lanes;
-        const int warp_first = (t / warp_size) * (warp_size / lanes);  // this warp's first group
-        for (int a0 = warp_first; a0 <= k; a0 += groups) {
-          const int a = a0 + (g - warp_first);
-          S acc = op.template identity<Acc>();
-          if (a <= k) {
-            const int e = a < k ? (ends[a] < m ? ends[a] : m) : m;
-            const int b = a == 0 ? 0 : (ends[a - 1] < e ? ends[a - 1] : e);
-            const index_t within0 = a == 0 ? j - begin : -static_cast<index_t>(b);  // + position: index in the segment
-            // This lane's elements of the segment, four loads in flight a round, folded in order.
-            const auto fold = [&](auto element_at) {
-              int q = b + lane;
-              for (; q + 3 * lanes < e; q += 4 * lanes) {
-                const E x0 = element_at(q), x1 = element_at(q + lanes), x2 = element_at(q + 2 * lanes),
-                        x3 = element_at(q + 3 * lanes);
-                acc = op(acc, op.template lift<Acc>(x0, within0 + q));
-                acc = op(acc, op.template lift<Acc>(x1, within0 + q + lanes));
-                acc = op(acc, op.template lift<Acc>(x2, within0 + q + 2 * lanes));
-                acc = op(acc, op.template lift<Acc>(x3, within0 + q + 3 * lanes));
-              }
-              for (; q < e; q += lanes) acc = op(acc, op.template lift<Acc>(element_at(q), within0 + q));
-            };
-            if constexpr (K::elements::gathered) {  // from the input
-              if (i + a < p.segments) {
-                const index_t start = p.elements.start(i + a) + within0;
-                fold([&](int q) { return p.elements.load(start + q); });
-              }
-            } else {
-              fold([&](int q) { return elements[q]; });
-            }
-          }
-          for (int offset = lanes / 2; offset > 0; offset /= 2) acc = op(acc, shfl_down(acc, offset));
-          if (lane == 0 && a <= k) {
-            if (a == k) {
-              slots[0].value = acc;  // the open tail: read by every thread below
-            } else if (a == 0) {
-              const S value = op(carry, acc);
-              if (head_open) head_state = value;  // the share's first segment: left to the fix-up
-              else store_words(p.out + i, op.template finalize<Out>(value));
-            } else {
-              store_words(p.out + (i + a), op.template finalize<Out>(acc));
-            }
-          }
-        }
-        __syncthreads();
-        carry = slots[0].value;
-      } else {
-
-        // This thread's element positions [p0, p0 + Items) of the tile; end a sits before element
-        // ends[a], and a0 ends come before p0.
-        const int p0 = t * Items;
-        int a = 0;
-        for (int hi = k; a < hi;) {  // the ends before position p0
-          const int mid = (a + hi) / 2;
-          if (ends[mid] < p0) a = mid + 1; else hi = mid;
-        }
-        const int a0 = a;
-        int next_end = ends[a];
-        Out* const tile_out = p.out + i;
-        index_t open_begin = a == 0 ? begin : j + ends[a - 1];
-        // Gathered elements: where the open segment's elements start in the input.
-        index_t open_start = 0;
-        if constexpr (K::elements::gathered)
-          if (i + a < p.segments && p0 < m) open_start = p.elements.start(i + a);
-        S acc = op.template identity<Acc>();
-        S head_part = acc;
-        bool closes = false;
-#pragma unroll
-        for (int q = 0; q < Items; ++q) {
-          const int pos = p0 + q;
-          if (next_end == pos) {  // segment i + a ends here; further ends at pos close empty segments
-            if (closes) store_words(tile_out + a, op.template finalize<Out>(acc));
-            else head_part = acc;
-            closes = true;
-            acc = op.template identity<Acc>();
-            open_begin = j + pos;
-            for (next_end = ends[++a]; next_end == pos; next_end = ends[++a])
-              store_words(tile_out + a, op.template finalize<Out>(op.template identity<Acc>()));
-            if constexpr (K::elements::gathered)
-              if (pos < m && i + a < p.segments) open_start = p.elements.start(i + a);
-          }
-          if (pos < m) {
-            const index_t within = j + pos - open_begin;  // the element's index in its segment
-            if constexpr (K::elements::gathered)
-              acc = op(acc, op.template lift<Acc>(p.elements.load(open_start + within), within));
-            else
-              acc = op(acc, op.template lift<Acc>(elements[pos], within));
-          }
-        }
-
-        const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
-        if (closes) {
-          const S value = op(c.before, head_part);
-          if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
-          else store_words(p.out + (i + a0), op.template finalize<Out>(value));
-        }
-        carry = c.total;
-      }
+  // A share of whole segments of one length is read as rows (segments_row_share.cuh), staged in the
+  // tile arrays; any other share in tiles.
+  constexpr int staging_bytes =
+      ((sizeof(element_bytes) < sizeof(ends) ? sizeof(element_bytes) : sizeof(ends)) / staging_parts) & ~15;
+  index_t length = 0;
+  if constexpr (RowShares && K::elements::row_shares)
+    length = one_length<Threads>(p.offsets, base, i, j, i1, j1, (staging_bytes - staging_slack) / index_t{sizeof(E)});
+  if (length > 0) {
+    if constexpr (RowShares && K::elements::row_shares) {
+      __shared__ std::uint64_t row_barriers[staging_buffers];
+      const row_staging staging{element_bytes, reinterpret_cast<unsigned char*>(ends), staging_bytes, row_barriers};
+      const row_share_states<S> r = row_share<Threads, K>(p, op, base, i, j, i1, j1, length, staging, slots);
+      if (t == 0) head_state = r.head;
       head_open = false;
-      begin = j + ends[k - 1];
+      carry = r.tail;
+      i = i1;
     }
-    i += k;
-    j += m;
-    d = next_d;
-    __syncthreads();  // this tile's reads of shared memory before the next tile's writes
-  }
+  } else {
+    if (d0 < d1) fetch(i, j, d0);
 
+    for (index_t d = d0; d < d1;) {
+      const int z = static_cast<int>(lesser(D, d1 - d));  // items in this tile
+      const int avail = static_cast<int>(lesser(z, n - j));
+
+      // The tile's ends: end i + r is in it when its position r + e is below z (e: its element
+      // position in the tile). The prefetched candidates are counted with one barrier; a tile with more
+      // ends than those (many empty segments) counts further rounds of Threads, loaded here.
+      // In the offsets' own width (the tile starts at offset ts, which lies between offsets[0] and
+      // offsets[S]): 32-bit arithmetic for 32-bit offsets.
+      const Off ts = static_cast<Off>(base + j);
+      const int candidates = static_cast<int>(lesser(z, p.segments - i));  // ends i + r, r < candidates, exist
+      const auto position = [&](Off end) {  // an end's element position in the tile, clamped to [0, z]
+        const UOff e = static_cast<UOff>(end) - static_cast<UOff>(ts);
+        return end < ts ? 0 : e < static_cast<UOff>(z) ? static_cast<int>(e) : z;
+      };
+      int mine = 0;
+  #pragma unroll
+      for (int round = 0; round < prefetched_rounds; ++round) {
+        const int r = round * Threads + t;
+        if (r < candidates) {
+          const int e = position(next_ends[round]);
+          mine += r + e < z;
+          ends[r] = e;
+        }
+      }
+      mine = __reduce_add_sync(full_mask, mine);
+      if (t % warp_size == 0) round_counts[t / warp_size] = mine;
+      __syncthreads();
+      int k = 0;
+  #pragma unroll
+      for (int w = 0; w < Threads / warp_size; ++w) k += round_counts[w];
+      for (int r = prefetched_rounds * Threads + t; k == r - t && r - t < z;) {  // every candidate so far inside
+        bool inside = false;
+        if (r < candidates) {
+          const int e = position(p.offsets[i + r + 1]);
+          inside = r + e < z;
+          ends[r] = e;
+        }
+        k += __syncthreads_count(inside);
+        r += Threads;
+      }
+      const int m = z - k < avail ? z - k : avail;  // fewer only where offsets break the precondition
+      const int items = k + m;
+      const index_t next_d = d + (items > 0 ? items : 1);
+
+      if (k == 0) {
+        // The tile lies inside one segment: each thread folds its registers, and the block's states
+        // meet in the scan. No shared-memory staging, no walk.
+        if constexpr (K::elements::gathered) {  // every element is in segment i
+          const index_t start = p.elements.start(i) + (j - begin);
+  #pragma unroll
+          for (int q = 0; q < Items; ++q)
+            if (t + q * Threads < m) v[q] = p.elements.load(start + t + q * Threads);
+        }
+        S acc = op.template identity<Acc>();
+  #pragma unroll
+        for (int q = 0; q < Items; ++q)
+          if (t + q * Threads < m) acc = op(acc, op.template lift<Acc>(v[q], j + t + q * Threads - begin));
+        if (next_d < d1) fetch(i, j + m, next_d);
+        carry = block_carry<Threads>(false, acc, carry, op, slots).total;
+      } else {
+        if constexpr (!K::elements::gathered) {
+  #pragma unroll
+          for (int q = 0; q < Items; ++q)
+            if (t + q * Threads < avail) elements[t + q * Threads] = v[q];
+        }
+        if (t == 0) ends[k] = INT_MAX;
+        if (next_d < d1) fetch(i + k, j + m, next_d);
+        __syncthreads();
+        const int lanes = group_lanes<Threads, GroupItems>(ends, k, m);
+        if (lanes > 0) {
+          // Groups of `lanes` lanes: group g takes the tile's segments a = g, g + groups, ... (a = k is the
+          // open tail, whose state the next tile starts from), each lane every lanes-th element, then
+          // a shuffle within the group. Loops run warp-uniform so that every lane meets the shuffles.
+          const int groups = Threads / lanes;
+          const int g = t / lanes;
+          const int lane = t % lanes;
+          const int warp_first = (t / warp_size) * (warp_size / lanes);  // this warp's first group
+          for (int a0 = warp_first; a0 <= k; a0 += groups) {
+            const int a = a0 + (g - warp_first);
+            S acc = op.template identity<Acc>();
+            if (a <= k) {
+              const int e = a < k ? (ends[a] < m ? ends[a] : m) : m;
+              const int b = a == 0 ? 0 : (ends[a - 1] < e ? ends[a - 1] : e);
+              const index_t within0 = a == 0 ? j - begin : -static_cast<index_t>(b);  // + position: index in the segment
+              // This lane's elements of the segment, four loads in flight a round, folded in order.
+              const auto fold = [&](auto element_at) {
+                int q = b + lane;
+                for (; q + 3 * lanes < e; q += 4 * lanes) {
+                  const E x0 = element_at(q), x1 = element_at(q + lanes), x2 = element_at(q + 2 * lanes),
+                          x3 = element_at(q + 3 * lanes);
+                  acc = op(acc, op.template lift<Acc>(x0, within0 + q));
+                  acc = op(acc, op.template lift<Acc>(x1, within0 + q + lanes));
+                  acc = op(acc, op.template lift<Acc>(x2, within0 + q + 2 * lanes));
+                  acc = op(acc, op.template lift<Acc>(x3, within0 + q + 3 * lanes));
+                }
+                for (; q < e; q += lanes) acc = op(acc, op.template lift<Acc>(element_at(q), within0 + q));
+              };
+              if constexpr (K::elements::gathered) {  // from the input
+                if (i + a < p.segments) {
+                  const index_t start = p.elements.start(i + a) + within0;
+                  fold([&](int q) { return p.elements.load(start + q); });
+                }
+              } else {
+                fold([&](int q) { return elements[q]; });
+              }
+            }
+            for (int offset = lanes / 2; offset > 0; offset /= 2) acc = op(acc, shfl_down(acc, offset));
+            if (lane == 0 && a <= k) {
+              if (a == k) {
+                slots[0].value = acc;  // the open tail: read by every thread below
+              } else if (a == 0) {
+                const S value = op(carry, acc);
+                if (head_open) head_state = value;  // the share's first segment: left to the fix-up
+                else store_words(p.out + i, op.template finalize<Out>(value));
+              } else {
+                store_words(p.out + (i + a), op.template finalize<Out>(acc));
+              }
+            }
+          }
+          __syncthreads();
+          carry = slots[0].value;
+        } else {
+
+          // This thread's element positions [p0, p0 + Items) of the tile; end a sits before element
+          // ends[a], and a0 ends come before p0.
+          const int p0 = t * Items;
+          int a = 0;
+          for (int hi = k; a < hi;) {  // the ends before position p0
+            const int mid = (a + hi) / 2;
+            if (ends[mid] < p0) a = mid + 1; else hi = mid;
+          }
+          const int a0 = a;
+          int next_end = ends[a];
+          Out* const tile_out = p.out + i;
+          index_t open_begin = a == 0 ? begin : j + ends[a - 1];
+          // Gathered elements: where the open segment's elements start in the input.
+          index_t open_start = 0;
+          if constexpr (K::elements::gathered)
+            if (i + a < p.segments && p0 < m) open_start = p.elements.start(i + a);
+          S acc = op.template identity<Acc>();
+          S head_part = acc;
+          bool closes = false;
+  #pragma unroll
+          for (int q = 0; q < Items; ++q) {
+            const int pos = p0 + q;
+            if (next_end == pos) {  // segment i + a ends here; further ends at pos close empty segments
+              if (closes) store_words(tile_out + a, op.template finalize<Out>(acc));
+              else head_part = acc;
+              closes = true;
+              acc = op.template identity<Acc>();
+              open_begin = j + pos;
+              for (next_end = ends[++a]; next_end == pos; next_end = ends[++a])
+                store_words(tile_out + a, op.template finalize<Out>(op.template identity<Acc>()));
+              if constexpr (K::elements::gathered)
+                if (pos < m && i + a < p.segments) open_start = p.elements.start(i + a);
+            }
+            if (pos < m) {
+              const index_t within = j + pos - open_begin;  // the element's index in its segment
+              if constexpr (K::elements::gathered)
+                acc = op(acc, op.template lift<Acc>(p.elements.load(open_start + within), within));
+              else
+                acc = op(acc, op.template lift<Acc>(elements[pos], within));
+            }
+          }
+
+          const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
+          if (closes) {
+            const S value = op(c.before, head_part);
+            if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
+            else store_words(p.out + (i + a0), op.template finalize<Out>(value));
+          }
+          carry = c.total;
+        }
+        head_open = false;
+        begin = j + ends[k - 1];
+      }
+      i += k;
+      j += m;
+      d = next_d;
+      __syncthreads();  // this tile's reads of shared memory before the next tile's writes
+    }
+
+  }
   if (t == 0) {
     const bool started = d0 < d1 && head < p.segments;
     segment_entry<S> first{head_open ? carry : head_state, started ? head : index_t{-1}, head_open ? 0u : 1u};
