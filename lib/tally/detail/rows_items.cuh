@@ -8,6 +8,8 @@
 //
 // The index an element is lifted with is its column j (arg_min / arg_max report columns).
 #pragma once
+#include <cstring>
+
 #include <tally/policies/config.cuh>
 #include <tally/policies/op.cuh>
 
@@ -34,6 +36,29 @@ struct dot_rows {
   template <class Acc, class W>
   TALLY_DEVICE Acc apply(const T& a, const W& w, int e) const { return widen<Acc>(a) * widen<Acc>(w.v[e]); }
 };
+
+// An item of a row read once, with the evict-first hint (ld.global.cs): row sums of the span kernels
+// read 0.5 - 6 % faster on an H200 with it; matvecs, whose x is read by every row, gained on some
+// shapes and lost up to 13 % on others, so they load plainly (docs/performance.md).
+template <class Item>
+TALLY_DEVICE Item load_evict_first(const Item* p) {
+  Item r;
+  if constexpr (sizeof(Item) == 16) {
+    const uint4 u = __ldcs(reinterpret_cast<const uint4*>(p));
+    memcpy(&r, &u, sizeof(Item));
+  } else if constexpr (sizeof(Item) == 8) {
+    const uint2 u = __ldcs(reinterpret_cast<const uint2*>(p));
+    memcpy(&r, &u, sizeof(Item));
+  } else if constexpr (sizeof(Item) == 4) {
+    const unsigned u = __ldcs(reinterpret_cast<const unsigned*>(p));
+    memcpy(&r, &u, sizeof(Item));
+  } else {
+    static_assert(sizeof(Item) == 2, "load_evict_first: items of 2, 4, 8 or 16 bytes");
+    const unsigned short u = __ldcs(reinterpret_cast<const unsigned short*>(p));
+    memcpy(&r, &u, sizeof(Item));
+  }
+  return r;
+}
 
 // The transform's weights for item number `item` of every row (matvec: x's item; nothing for plain
 // rows). Kernels load them with the rows' items, so that both are in flight together and rows that

@@ -2,8 +2,9 @@
 //
 // The work is M * splits units, unit u = (row u / splits, split u % splits), walked grid-stride. A
 // unit's block folds items [s * items_per_split, (s + 1) * items_per_split) of its row (thread t
-// takes items begin + t, begin + t + Threads, ..., four loads in flight), the last split also the
-// elements after the last whole item, and the block policy combines the Threads states.
+// takes items begin + t, begin + t + Threads, ..., four loads in flight; row sums read them with the
+// evict-first hint), the last split also the elements after the last whole item, and the block
+// policy combines the Threads states.
 //
 //   splits == 1  thread 0 writes the row's result.
 //   splits > 1   thread 0 writes the unit's partial to partials[u] and takes a ticket of the row;
@@ -17,6 +18,8 @@
 // of shared memory before the second one's writes, and the one ending each unit orders this unit's
 // shared-memory use (and `last`) before the next unit's. Launch: as in rows_group_kernel.cuh.
 #pragma once
+#include <type_traits>
+
 #include <tally/detail/launch.cuh>
 #include <tally/detail/rows_call.cuh>
 #include <tally/detail/rows_items.cuh>
@@ -55,7 +58,10 @@ __global__ void __launch_bounds__(Threads)
     for (; c + index_t{Unroll - 1} * Threads < end; c += index_t{Unroll} * Threads) {
       item_t v[Unroll];
 #pragma unroll
-      for (int k = 0; k < Unroll; ++k) v[k] = items[c + k * Threads];
+      for (int k = 0; k < Unroll; ++k) {
+        if constexpr (std::is_same_v<typename K::xform, plain_rows>) v[k] = load_evict_first(items + c + k * Threads);
+        else v[k] = items[c + k * Threads];
+      }
 #pragma unroll
       for (int k = 0; k < Unroll; ++k) acc = fold_item<Acc>(acc, v[k], c + k * Threads, p.xform, op);
     }
