@@ -9,6 +9,7 @@
 // The index an element is lifted with is its column j (arg_min / arg_max report columns).
 #pragma once
 #include <cstring>
+#include <type_traits>
 
 #include <tally/policies/config.cuh>
 #include <tally/policies/op.cuh>
@@ -42,21 +43,14 @@ struct dot_rows {
 // shapes and lost up to 13 % on others, so they load plainly (docs/performance.md).
 template <class Item>
 TALLY_DEVICE Item load_evict_first(const Item* p) {
+  // One load of the item's width (16-byte items stay one LDG.128).
+  using word = std::conditional_t<sizeof(Item) == 16, uint4,
+                                  std::conditional_t<sizeof(Item) == 8, uint2,
+                                                     std::conditional_t<sizeof(Item) == 4, unsigned, unsigned short>>>;
+  static_assert(sizeof(word) == sizeof(Item), "load_evict_first: items of 2, 4, 8 or 16 bytes");
+  const word u = __ldcs(reinterpret_cast<const word*>(p));
   Item r;
-  if constexpr (sizeof(Item) == 16) {
-    const uint4 u = __ldcs(reinterpret_cast<const uint4*>(p));
-    memcpy(&r, &u, sizeof(Item));
-  } else if constexpr (sizeof(Item) == 8) {
-    const uint2 u = __ldcs(reinterpret_cast<const uint2*>(p));
-    memcpy(&r, &u, sizeof(Item));
-  } else if constexpr (sizeof(Item) == 4) {
-    const unsigned u = __ldcs(reinterpret_cast<const unsigned*>(p));
-    memcpy(&r, &u, sizeof(Item));
-  } else {
-    static_assert(sizeof(Item) == 2, "load_evict_first: items of 2, 4, 8 or 16 bytes");
-    const unsigned short u = __ldcs(reinterpret_cast<const unsigned short*>(p));
-    memcpy(&r, &u, sizeof(Item));
-  }
+  memcpy(&r, &u, sizeof(Item));
   return r;
 }
 

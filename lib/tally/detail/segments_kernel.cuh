@@ -194,14 +194,14 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
 
   // A share of whole segments of one length is read as rows (segments_row_share.cuh), staged in the
   // tile arrays; any other share in tiles.
-  constexpr int staging_bytes =
-      ((sizeof(element_bytes) < sizeof(ends) ? sizeof(element_bytes) : sizeof(ends)) / staging_parts) & ~15;
+  constexpr bool row_shares = RowShares && K::elements::row_shares;
+  constexpr int staging_bytes = (sizeof(element_bytes) < sizeof(ends) ? sizeof(element_bytes) : sizeof(ends)) & ~15;
   index_t length = 0;
-  if constexpr (RowShares && K::elements::row_shares)
+  if constexpr (row_shares)
     length = one_length<Threads>(p.offsets, base, i, j, i1, j1, (staging_bytes - staging_slack) / index_t{sizeof(E)});
   if (length > 0) {
-    if constexpr (RowShares && K::elements::row_shares) {
-      __shared__ std::uint64_t row_barriers[staging_buffers];
+    if constexpr (row_shares) {
+      __shared__ std::uint64_t row_barriers[2];
       const row_staging staging{element_bytes, reinterpret_cast<unsigned char*>(ends), staging_bytes, row_barriers};
       const row_share_states<S> r = row_share<Threads, K>(p, op, base, i, j, i1, j1, length, staging, slots);
       if (t == 0) head_state = r.head;

@@ -87,21 +87,15 @@ TALLY_DEVICE typename K::state fold_by_block(const typename K::args& p, const ty
   return block_carry<Threads>(false, acc, op.template identity<Acc>(), op, slots).total;
 }
 
-// Staging for the rows: the kernel's two tile arrays, each cut into staging_parts buffers of `bytes`
-// bytes (16-byte aligned): a ring of staging_buffers chunks in flight, one mbarrier a buffer, which
-// counts the bytes of the buffer's bulk copy.
-inline constexpr int staging_parts = 1;
-inline constexpr int staging_buffers = 2 * staging_parts;
-
+// Staging for the rows: the kernel's two tile arrays, a buffer each of `bytes` bytes (16-byte
+// aligned), chunk c in buffer c % 2, and one mbarrier a buffer, which counts the bytes of its bulk
+// copy.
 struct row_staging {
-  unsigned char* even;  // buffers 0 .. staging_parts - 1
-  unsigned char* odd;   // the others
+  unsigned char* even;  // chunks 0, 2, 4, ...
+  unsigned char* odd;   // chunks 1, 3, 5, ...
   int bytes;            // a buffer
-  std::uint64_t* barrier;  // staging_buffers
-  TALLY_DEVICE unsigned char* buffer(index_t chunk) const {
-    const int q = static_cast<int>(chunk % staging_buffers);
-    return (q < staging_parts ? even : odd) + (q % staging_parts) * bytes;
-  }
+  std::uint64_t* barrier;  // two: even, odd
+  TALLY_DEVICE unsigned char* buffer(index_t chunk) const { return chunk & 1 ? odd : even; }
 };
 
 // A chunk of `count` elements from `src` starts in its buffer at the same offset mod 16 as in
@@ -112,7 +106,7 @@ inline constexpr int staging_slack = 16;
 // Queues the copy of elements [0, count) of src into buf: thread 0 issues the bulk copy of the
 // 16-byte-aligned interior (completing on `barrier`), and the threads copy the few elements at
 // either end. Called by every thread.
-template <int Threads, class E>
+template <class E>
 TALLY_DEVICE void stage_chunk(const E* src, int count, unsigned char* buf, std::uint64_t* barrier) {
   const auto a = reinterpret_cast<std::uintptr_t>(src);
   const std::uintptr_t e = a + static_cast<std::uintptr_t>(count) * sizeof(E);
@@ -136,7 +130,7 @@ TALLY_DEVICE void stage_chunk(const E* src, int count, unsigned char* buf, std::
 }
 
 // Rows [0, rows) of `length` elements from element `first` on, the results of segments
-// first_segment + r, through the staging ring: chunks of whole rows, staging_buffers in flight. In a
+// first_segment + r, through the staging buffers: chunks of whole rows, two in flight. In a
 // chunk, group g of the block (Lanes lanes) takes rows g, g + groups, ...; lane l folds elements
 // l, l + Lanes, ... of the row, four loads of shared memory a round, and a shuffle joins the group.
 // meanwhile() runs while the first chunks load. Called by every thread.
@@ -154,19 +148,20 @@ TALLY_DEVICE void read_rows(const typename K::args& p, const typename K::op& op,
     const index_t left = rows - c * chunk_rows;
     return static_cast<int>(left < chunk_rows ? left : chunk_rows);
   };
+  const auto src = [&](index_t c) { return p.elements.in + first + c * chunk_rows * length; };  // chunk c
   const auto stage = [&](index_t c) {
-    stage_chunk<Threads>(p.elements.in + first + c * chunk_rows * length, rows_of(c) * length, staging.buffer(c),
-                         staging.barrier + c % staging_buffers);
+    stage_chunk(src(c), rows_of(c) * length, staging.buffer(c), staging.barrier + (c & 1));
   };
   if constexpr (bulk_copies) {
     if (t == 0) {
-#pragma unroll
-      for (int b = 0; b < staging_buffers; ++b) cuda::ptx::mbarrier_init(staging.barrier + b, 1);
+      cuda::ptx::mbarrier_init(staging.barrier, 1);
+      cuda::ptx::mbarrier_init(staging.barrier + 1, 1);
       cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
     }
   }
   __syncthreads();
-  for (index_t c = 0; c < staging_buffers && c < chunks; ++c) stage(c);
+  stage(0);
+  if (chunks > 1) stage(1);
   meanwhile();
 
   const int group = t / Lanes;
@@ -174,15 +169,16 @@ TALLY_DEVICE void read_rows(const typename K::args& p, const typename K::op& op,
   const int warp_first = (t / warp_size) * (warp_size / Lanes);  // this warp's first group
   for (index_t c = 0; c < chunks; ++c) {
     if constexpr (bulk_copies) {
-      const auto parity = static_cast<std::uint32_t>((c / staging_buffers) & 1);
-      while (!cuda::ptx::mbarrier_try_wait_parity(staging.barrier + c % staging_buffers, parity)) {
+      const auto parity = static_cast<std::uint32_t>((c >> 1) & 1);
+      while (!cuda::ptx::mbarrier_try_wait_parity(staging.barrier + (c & 1), parity)) {
       }
     }
     __syncthreads();  // the chunk's end elements, copied by the threads, are visible
     const index_t r0 = c * chunk_rows;
     const int chunk = rows_of(c);
-    const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p.elements.in + first + r0 * length);
-    const E* const rows_in = reinterpret_cast<const E*>(staging.buffer(c) + (a & 15));
+    // The chunk sits in its buffer at its source's offset mod 16 (stage_chunk).
+    const auto phase = reinterpret_cast<std::uintptr_t>(src(c)) & 15;
+    const E* const rows_in = reinterpret_cast<const E*>(staging.buffer(c) + phase);
     for (int w0 = warp_first; w0 < chunk; w0 += groups) {  // warp-uniform, so that every lane meets the shuffles
       const int r = w0 + (group - warp_first);
       S acc = op.template identity<Acc>();
@@ -203,7 +199,7 @@ TALLY_DEVICE void read_rows(const typename K::args& p, const typename K::op& op,
         store_words(p.out + (first_segment + r0 + r), op.template finalize<typename K::out>(acc));
     }
     __syncthreads();  // every thread is done with the buffer before it is refilled
-    if (c + staging_buffers < chunks) stage(c + staging_buffers);
+    if (c + 2 < chunks) stage(c + 2);
   }
 }
 
