@@ -315,6 +315,50 @@ TEST_CASE("segments: shares of one segment length read as rows, with heads, tail
   }
 }
 
+TEST_CASE("segments: long segments over many tiles and shares, from every 16-byte phase") {
+  // Shares of the resident grid hold several tiles only when the input is large: about 16 M elements
+  // in segments of 0 to 300001, many of them near multiples of the 4-byte tile (256 x 17 items), from
+  // element `base` on, so that tiles start at every 16-byte phase.
+  constexpr index_t D = 256 * 17;
+  const index_t pick[] = {0, 1, 7, D - 1, D, D + 1, 2 * D - 1, 2 * D, 2 * D + 1, 3 * D + 5, 20000, 65537, 300001};
+  for (const index_t base : {0, 1, 2, 3}) {
+    CAPTURE(base);
+    std::mt19937_64 g(next_seed());
+    std::vector<index_t> lengths;
+    for (index_t n = 0; n < capped(16000000); n += lengths.back()) lengths.push_back(pick[g() % 13]);
+    const segment_layout l{offsets_of(lengths, base), next_seed()};
+    const dataset<float> data(l.end(), l.seed);
+    const auto truth = host_segments_truth<float>(l);
+    check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
+    check_segments<default_segments_policy<float, op::max>, op::max, float, int>(l, data, truth);
+    check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, index_t>(l, data, truth);
+    check_segments<default_segments_policy<float, op::arg_max>, op::arg_max, float, int>(l, data, truth);
+    check_segments<segments_policy<256, 17, accum::reproducible>, op::sum, float, int>(l, data, truth);  // binned
+    const dataset<double> wide(l.end(), l.seed);
+    const auto wide_truth = host_segments_truth<double>(l);
+    check_segments<default_segments_policy<double>, op::sum, double, index_t>(l, wide, wide_truth);
+    check_segments<default_segments_policy<double, op::arg_max>, op::arg_max, double, int>(l, wide, wide_truth);
+    if (base == 1) {
+      // The begin / end form reads its tiles from begins[s]; CSR gathers x for each element.
+      const std::vector<index_t> b(l.offsets.begin(), l.offsets.end() - 1), e(l.offsets.begin() + 1, l.offsets.end());
+      const auto rt = ranges_truth(b, e, data.seed());
+      check_ranges<default_segments_policy<float, op::arg_max>, op::arg_max, int, arg<float>>(data, b, e, rt);
+      check_ranges<default_segments_policy<float>, op::sum, int, float>(data, b, e, rt);
+      const index_t ncols = 4099;
+      const std::uint64_t col_seed = next_seed();
+      std::vector<index_t> cols(static_cast<std::size_t>(l.end()));
+      for (index_t j = 0; j < l.end(); ++j) cols[j] = csr_col(col_seed, j, ncols);
+      const auto cols32 = upload<int>(cols);
+      const dataset<float> xf(ncols, next_seed());
+      std::vector<double> x(static_cast<std::size_t>(ncols));
+      for (index_t c = 0; c < ncols; ++c) x[c] = host_value(xf.at(c));
+      check_segments<default_segments_policy<float>, op::sum, float, index_t, int>(
+          l, data, host_segments_truth<float>(l, &x, col_seed), {}, xf.data(), cols32.get());
+    }
+    CHECK(data.changed() == 0);
+  }
+}
+
 TEST_CASE("segments: lane groups of every width (mean lengths 2 to 400), against the walk alone and the begin / end form") {
   using walk = segments_policy<256, 17, default_segments_policy<float>::accum, launch::pdl, 0>;
   for (const index_t mean : {2, 6, 12, 24, 48, 96, 192, 400}) {

@@ -179,17 +179,18 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
     const int fz = static_cast<int>(lesser(D, d1 - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
+    // Every register is written, past the tile's end too, so that a tile's values die once folded
+    // (kept for a conditional load, they live across the whole tile and spill).
     const auto src = p.elements.at(base + fj + t);
     if constexpr (!K::elements::gathered) {
 #pragma unroll
-      for (int q = 0; q < Items; ++q)
-        if (t + q * Threads < favail) v[q] = p.elements.finish(src[q * Threads]);
+      for (int q = 0; q < Items; ++q) v[q] = t + q * Threads < favail ? p.elements.finish(src[q * Threads]) : E{};
     }
     const int fc = static_cast<int>(lesser(fz, p.segments - fi));  // candidates that exist
     const Off* const fo = p.offsets + fi + 1 + t;
 #pragma unroll
     for (int round = 0; round < prefetched_rounds; ++round)
-      if (round * Threads + t < fc) next_ends[round] = fo[round * Threads];
+      next_ends[round] = round * Threads + t < fc ? fo[round * Threads] : Off{};
   };
 
   // A share of whole segments of one length is read as rows (segments_row_share.cuh), staged in the

@@ -198,7 +198,10 @@ TALLY_DEVICE void read_rows(const typename K::args& p, const typename K::op& op,
       if (lane == 0 && r < chunk)
         store_words(p.out + (first_segment + r0 + r), op.template finalize<typename K::out>(acc));
     }
-    __syncthreads();  // every thread is done with the buffer before it is refilled
+    // Every thread is done with the buffer before it is refilled, and the end elements the threads
+    // wrote into it (generic proxy) are ordered before the bulk copy's writes (async proxy).
+    if constexpr (bulk_copies) cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+    __syncthreads();
     if (c + 2 < chunks) stage(c + 2);
   }
 }
