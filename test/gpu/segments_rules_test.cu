@@ -1,7 +1,8 @@
 // reduce_segments: the rules (docs/testing.md). Other tile shapes (down to one item a thread, so that
 // segments cross many tiles and blocks), the checked form's errors with the output untouched,
 // offsets that break the unchecked precondition, graph capture, determinism, the one-off calls, a
-// segment longer than 2^31 and more than 2^31 elements in all.
+// segment longer than 2^31 and more than 2^31 elements in all, the begin / end form, row shares,
+// lane groups, and long segments over many tiles and shares from every 16-byte phase.
 #include <string>
 #include <utility>
 #include <vector>
