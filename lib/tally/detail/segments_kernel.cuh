@@ -229,7 +229,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
         return end < ts ? 0 : e < static_cast<UOff>(z) ? static_cast<int>(e) : z;
       };
       int mine = 0;
-  #pragma unroll
+#pragma unroll
       for (int round = 0; round < prefetched_rounds; ++round) {
         const int r = round * Threads + t;
         if (r < candidates) {
@@ -242,7 +242,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       if (t % warp_size == 0) round_counts[t / warp_size] = mine;
       __syncthreads();
       int k = 0;
-  #pragma unroll
+#pragma unroll
       for (int w = 0; w < Threads / warp_size; ++w) k += round_counts[w];
       for (int r = prefetched_rounds * Threads + t; k == r - t && r - t < z;) {  // every candidate so far inside
         bool inside = false;
@@ -263,19 +263,19 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
         // meet in the scan. No shared-memory staging, no walk.
         if constexpr (K::elements::gathered) {  // every element is in segment i
           const index_t start = p.elements.start(i) + (j - begin);
-  #pragma unroll
+#pragma unroll
           for (int q = 0; q < Items; ++q)
             if (t + q * Threads < m) v[q] = p.elements.load(start + t + q * Threads);
         }
         S acc = op.template identity<Acc>();
-  #pragma unroll
+#pragma unroll
         for (int q = 0; q < Items; ++q)
           if (t + q * Threads < m) acc = op(acc, op.template lift<Acc>(v[q], j + t + q * Threads - begin));
         if (next_d < d1) fetch(i, j + m, next_d);
         carry = block_carry<Threads>(false, acc, carry, op, slots).total;
       } else {
         if constexpr (!K::elements::gathered) {
-  #pragma unroll
+#pragma unroll
           for (int q = 0; q < Items; ++q)
             if (t + q * Threads < avail) elements[t + q * Threads] = v[q];
         }
@@ -336,7 +336,6 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           __syncthreads();
           carry = slots[0].value;
         } else {
-
           // This thread's element positions [p0, p0 + Items) of the tile; end a sits before element
           // ends[a], and a0 ends come before p0.
           const int p0 = t * Items;
@@ -356,7 +355,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           S acc = op.template identity<Acc>();
           S head_part = acc;
           bool closes = false;
-  #pragma unroll
+#pragma unroll
           for (int q = 0; q < Items; ++q) {
             const int pos = p0 + q;
             if (next_end == pos) {  // segment i + a ends here; further ends at pos close empty segments
@@ -395,8 +394,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       d = next_d;
       __syncthreads();  // this tile's reads of shared memory before the next tile's writes
     }
-
   }
+
   if (t == 0) {
     const bool started = d0 < d1 && head < p.segments;
     segment_entry<S> first{head_open ? carry : head_state, started ? head : index_t{-1}, head_open ? 0u : 1u};
