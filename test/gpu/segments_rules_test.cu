@@ -272,7 +272,8 @@ TEST_CASE("segments: the checked begin / end form names the first bad segment") 
 }
 
 TEST_CASE("segments: shares of one segment length read as rows, with heads, tails and a break, against the tiles alone") {
-  using tiles = segments_policy<256, 17, default_segments_policy<float>::accum, launch::pdl, 4, false>;
+  using P = default_segments_policy<float>;
+  using tiles = segments_policy<P::threads, P::items, P::accum, P::launch, P::group_items, false>;  // the default less row shares
   int sms = 0;
   TALLY_TEST_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   for (const index_t length : {1, 3, 8, 17, 64, 100, 257, 1000}) {
@@ -318,9 +319,9 @@ TEST_CASE("segments: shares of one segment length read as rows, with heads, tail
 
 TEST_CASE("segments: long segments over many tiles and shares, from every 16-byte phase") {
   // Shares of the resident grid hold several tiles only when the input is large: about 16 M elements
-  // in segments of 0 to 300001, many of them near multiples of the 4-byte tile (256 x 17 items), from
-  // element `base` on, so that tiles start at every 16-byte phase.
-  constexpr index_t D = 256 * 17;
+  // in segments of 0 to 300001, many of them near multiples of the default 4-byte tile, from element
+  // `base` on, so that tiles start at every 16-byte phase.
+  constexpr index_t D = index_t{default_segments_policy<float>::threads} * default_segments_policy<float>::items;
   const index_t pick[] = {0, 1, 7, D - 1, D, D + 1, 2 * D - 1, 2 * D, 2 * D + 1, 3 * D + 5, 20000, 65537, 300001};
   for (const index_t base : {0, 1, 2, 3}) {
     CAPTURE(base);
