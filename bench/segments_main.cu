@@ -18,8 +18,10 @@
 // tally_default rows of one-length distributions (tally_rows' time / this row's).
 // Every call reads the same buffers: a distribution whose bytes fit in L2 is read from L2.
 //
-//   tally_bench_segments [--target_ms=X] [--tiles] [Google Benchmark flags]
+//   tally_bench_segments [--target_ms=X] [--tiles] [--distributions=REGEX] [Google Benchmark flags]
 // --tiles adds other tile shapes and lane-group sizes (tally_<Threads>x<Items>, tally_groups_of_<k>).
+// --distributions builds and runs only the distributions whose names match (baselines included),
+// so that a profiler sees one distribution's kernels and nothing else.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -58,6 +60,7 @@ const char* const usage =
     "tally_bench_segments: tally::reduce_segments vs cub::DeviceSegmentedReduce, tally::csr_matvec vs cuSPARSE\n"
     "  --target_ms=X  GPU time one repetition of a row aims at (10)\n"
     "  --tiles        also other tile shapes of the merge path (float sums)\n"
+    "  --distributions=REGEX  only the distributions whose names match, baselines included\n"
     "Google Benchmark's flags follow (e.g. --benchmark_filter=spmv, --benchmark_out=FILE\n"
     "--benchmark_out_format=json).\n\n";
 
@@ -359,11 +362,14 @@ void sanity_check(const std::vector<algorithm_row>& rows, const std::vector<std:
 }
 
 int run(int argc, char** argv) {
-  command_line cl(argc, argv, {"--target_ms=", "--tiles"}, usage);
+  command_line cl(argc, argv, {"--target_ms=", "--tiles", "--distributions="}, usage);
   double target_ms = 10;
   bool tiles = false;
+  std::regex distributions(".");
+  const std::string distributions_flag = "--distributions=";
   for (const std::string& a : cl.own()) {
     if (a == "--tiles") tiles = true;
+    else if (a.rfind(distributions_flag, 0) == 0) distributions = std::regex(a.substr(distributions_flag.size()));
     else target_ms = positive_flag(a, "milliseconds");
   }
   if (!cl.start_benchmark(repetitions)) return 1;
@@ -377,6 +383,7 @@ int run(int argc, char** argv) {
   std::vector<std::shared_ptr<segment_data>> keep;
   std::printf("| distribution | segments | elements | MB |\n|---|---|---|---|\n");
   const auto add = [&](const distribution& d, bool spmv) {
+    if (!std::regex_search(d.name, distributions)) return;
     const std::vector<std::int64_t> lengths = d.lengths();
     auto data = std::make_shared<segment_data>(lengths, spmv, stream);
     keep.push_back(data);
