@@ -17,6 +17,8 @@ namespace tally::detail {
 // (Threads each) a tile prefetches with its elements, as many as the registers left allow (four
 // cover tiles whose segments average Items / 4 elements or more without waiting for a load).
 // row_shares: shares of one segment length may be read as rows (segments_row_share.cuh).
+// gathers_x: every element gathers from a second array (CSR's x); the kernel then asks for fewer
+// registers where elements take 8 bytes, so that a third block fits (segments_min_blocks).
 template <class T>
 struct plain_elements {
   using value = T;
@@ -24,6 +26,7 @@ struct plain_elements {
   static constexpr bool gathered = false;
   static constexpr int end_rounds = 4;
   static constexpr bool row_shares = true;
+  static constexpr bool gathers_x = false;
   const T* in;
   struct cursor {
     const T* p;
@@ -39,6 +42,7 @@ struct csr_elements {
   static constexpr bool gathered = false;
   static constexpr int end_rounds = 2;  // four spill
   static constexpr bool row_shares = false;  // staging holds the values, not the columns and x gathers
+  static constexpr bool gathers_x = true;
   struct raw {
     T value;
     Col col;
@@ -66,6 +70,7 @@ struct gathered_elements {
   static constexpr bool gathered = true;
   static constexpr int end_rounds = 4;
   static constexpr bool row_shares = false;  // not contiguous
+  static constexpr bool gathers_x = false;
   const T* in;
   const Off* begins;
   TALLY_DEVICE index_t start(index_t s) const { return static_cast<index_t>(begins[s]); }

@@ -118,11 +118,13 @@ TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
 // Blocks an SM the kernel asks registers for, so that the lane groups' and row shares' code does not
 // cost a block: 64 registers a thread where elements and states fit 4 bytes (80 without the bound),
 // 85 for 4-byte elements with states of up to 16 bytes (arg_min / arg_max: 91 without), 128 for
-// 8-byte elements (2 blocks of 256: up to 164 without); none for binned sums, which would spill.
+// 8-byte elements (2 blocks of 256: up to 164 without) but 80 for 8-byte CSR products (3 blocks of
+// 256, no spill: a third block keeps more x gathers in flight, docs/segments.md); none for binned
+// sums, which would spill.
 template <class K, int Threads>
 inline constexpr int segments_min_blocks =
     sizeof(typename K::state) > 16    ? 1
-    : sizeof(typename K::element) > 4 ? 65536 / (Threads * 128)
+    : sizeof(typename K::element) > 4 ? 65536 / (Threads * (K::elements::gathers_x ? 80 : 128))
     : sizeof(typename K::state) <= 4  ? 65536 / (Threads * 64)
                                       : 65536 / (Threads * 85);
 
