@@ -365,13 +365,11 @@ int run(int argc, char** argv) {
   command_line cl(argc, argv, {"--target_ms=", "--tiles", "--distributions="}, usage);
   double target_ms = 10;
   bool tiles = false;
-  std::regex distributions(".");
-  const std::string distributions_flag = "--distributions=";
   for (const std::string& a : cl.own()) {
     if (a == "--tiles") tiles = true;
-    else if (a.rfind(distributions_flag, 0) == 0) distributions = std::regex(a.substr(distributions_flag.size()));
-    else target_ms = positive_flag(a, "milliseconds");
+    else if (a.rfind("--target_ms=", 0) == 0) target_ms = positive_flag(a, "milliseconds");
   }
+  const std::regex distributions(flag_value(cl.own(), "distributions").value_or("."));
   if (!cl.start_benchmark(repetitions)) return 1;
 
   bench_env env(require_device());

@@ -23,8 +23,8 @@
 //
 // The order of every combination depends on (offsets, S, grid) alone: fixed_order is true.
 // default_segments_policy<T, Op>: 256 threads, 17 items for elements of up to 4 bytes and 13 for wider
-// ones (docs/segments.md has the sweep, 256 x 19 included), the
-// default accumulator of reduce and reduce_rows, launched with PDL.
+// ones (docs/segments.md has the sweep, 256 x 19 included), the default accumulator of reduce and
+// reduce_rows, launched with PDL.
 #pragma once
 #include <string>
 
