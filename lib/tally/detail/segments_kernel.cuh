@@ -7,9 +7,9 @@
 //
 // Shares. Block b of G takes an equal share of the cost S * W + n (an end weighs W = end_weight
 // elements: it closes a segment and writes a result), so that a block of short segments and a block
-// inside a long one take about the same time. split_at_cost finds where the share starts and ends
-// (a search over the offsets in which every thread probes once a round): points (i, j) of the merge
-// path, i ends and j elements. A share whose whole segments all have one length is read as rows
+// inside a long one take about the same time. split_share finds where the share starts and ends
+// (two searches over the offsets, side by side): points (i, j) of the merge path, i ends and j
+// elements. A share whose whole segments all have one length is read as rows
 // (segments_row_share.cuh, with RowShares; staged in the tile arrays). Any other share the block
 // walks from one point to the other in tiles of D = Threads * Items items:
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
@@ -55,39 +55,61 @@ namespace tally::detail {
 TALLY_DEVICE index_t lesser(index_t a, index_t b) { return a < b ? a : b; }
 TALLY_DEVICE index_t greater(index_t a, index_t b) { return a > b ? a : b; }
 
-// The number of segment ends among the first d items of the merged sequence (d <= S + n), by a
-// search in which each thread probes one offset a round: log_Threads(S) rounds. Every thread calls
-// it and gets the answer.
 // Shares of the grid are weighed by cost: an end (closing a segment, writing a result) costs what
 // end_weight elements cost, so that a block of short segments and a block inside one long segment
 // take about the same time. Tiles still count items one for one.
 inline constexpr index_t end_weight = 8;
 
-// Where the block boundary at cost c falls: i ends (those with s * W + e_s < c) and j elements,
-// j = max(c - i * W, e_(i-1)), a point of the merge path (e_(i-1) <= j <= e_i). Every thread
-// calls it and gets the answer; each round every thread probes one offset: log_Threads(S) rounds.
+// Where the block's share [c0, c1) starts and ends: for each cost c, i ends (those with
+// s * W + e_s < c) and j elements, j = max(c - i * W, e_(i-1)), a point of the merge path
+// (e_(i-1) <= j <= e_i). Warps 0 and 1 search side by side, each lane probing split_probes offsets
+// a round (all in flight together, counted by ballots): log_128(S) rounds, then a trip for
+// e_(i-1). Few probes keep the grid's searches within L2's request rate (2048 probes a round, or
+// 256 from every thread, took longer: docs/segments.md). Every thread calls it and gets the answer.
+inline constexpr int split_probes = 4;
+
 template <int Threads, class Off>
-TALLY_DEVICE void split_at_cost(const Off* offsets, index_t segments, index_t base, index_t n, index_t c, index_t& i,
-                                index_t& j) {
-  index_t lo = 0;
-  index_t hi = lesser(segments, c / end_weight + 1);  // the answer is in [lo, hi]
-  while (hi > lo) {
-    const index_t span = hi - lo;
-    const index_t step = span / Threads + (span % Threads != 0);
-    const index_t s = lo + static_cast<index_t>(threadIdx.x) * step;
-    const bool before = s < hi && s * end_weight + (static_cast<index_t>(offsets[s + 1]) - base) < c;
-    const index_t count = __syncthreads_count(before);  // probes 0 .. count-1 hold, the rest do not
-    if (step == 1) {
-      lo += count;
-      break;
+TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base, index_t n, index_t c0, index_t c1,
+                              index_t& i0, index_t& j0, index_t& i1, index_t& j1) {
+  constexpr int warps = Threads / warp_size;
+  constexpr index_t fan = index_t{warp_size} * split_probes;  // probes a round
+  __shared__ index_t points[2][2];  // (i, j) of the share's start and end
+  const int lane = static_cast<int>(threadIdx.x) % warp_size;
+  for (int k = static_cast<int>(threadIdx.x) / warp_size; k < 2; k += warps) {  // warp-uniform
+    const index_t c = k == 0 ? c0 : c1;
+    index_t lo = 0;
+    index_t hi = lesser(segments, c / end_weight + 1);  // the answer is in [lo, hi]
+    while (hi > lo) {
+      const index_t span = hi - lo;
+      const index_t step = span / fan + (span % fan != 0);
+      bool before[split_probes];
+#pragma unroll
+      for (int q = 0; q < split_probes; ++q) {
+        const index_t s = lo + (index_t{q} * warp_size + lane) * step;
+        before[q] = s < hi && s * end_weight + (static_cast<index_t>(offsets[s + 1]) - base) < c;
+      }
+      index_t count = 0;  // probes 0 .. count-1 hold, the rest do not
+#pragma unroll
+      for (int q = 0; q < split_probes; ++q) count += __popc(__ballot_sync(full_mask, before[q]));
+      if (step == 1) {
+        lo += count;
+        break;
+      }
+      const index_t next_hi = lo + count * step;
+      lo = count == 0 ? lo : lo + (count - 1) * step + 1;
+      hi = next_hi < hi ? next_hi : hi;
     }
-    const index_t next_hi = lo + count * step;
-    lo = count == 0 ? lo : lo + (count - 1) * step + 1;
-    hi = next_hi < hi ? next_hi : hi;
+    if (lane == 0) {
+      const index_t previous_end = lesser(greater(static_cast<index_t>(offsets[lo]) - base, 0), n);  // e_(i-1)
+      points[k][0] = lo;
+      points[k][1] = lesser(greater(c - lo * end_weight, previous_end), n);
+    }
   }
-  i = lo;
-  const index_t previous_end = lesser(greater(static_cast<index_t>(offsets[i]) - base, 0), n);  // e_(i-1)
-  j = lesser(greater(c - i * end_weight, previous_end), n);
+  __syncthreads();
+  i0 = points[0][0];
+  j0 = points[0][1];
+  i1 = points[1][0];
+  j1 = points[1][1];
 }
 
 // Tiles of short, even segments (docs/segments.md): G lanes a segment, G the power of two at or
@@ -162,8 +184,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   const index_t share = cost / gridDim.x + (cost % gridDim.x != 0);
   const index_t c0 = lesser(static_cast<index_t>(blockIdx.x) * share, cost);
   index_t i, j, i1, j1;
-  split_at_cost<Threads>(p.offsets, p.segments, base, n, c0, i, j);                      // where the share starts
-  split_at_cost<Threads>(p.offsets, p.segments, base, n, lesser(c0 + share, cost), i1, j1);  // and ends
+  split_share<Threads>(p.offsets, p.segments, base, n, c0, lesser(c0 + share, cost), i, j, i1, j1);
   const index_t d0 = i + j;  // the share in merged items: its tiles count one an item
   const index_t d1 = i1 + j1 > d0 ? i1 + j1 : d0;
 
@@ -410,7 +431,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   if (!last) return;  // uniform across the block
 
   // The fix-up: a run of consecutive entries a thread, folded in block order.
-  constexpr int batch = partials_in_flight<segment_entry<S>>;
+  // Entries a thread loads before it folds any: its whole run (2 * 4 blocks an SM on up to 192 SMs
+  // over 256 threads) in one trip to L2; the fix-up is the kernel's last step, so it is all latency.
+  constexpr int batch = 6;
   const unsigned count = 2u * gridDim.x;
   const unsigned run = (count + Threads - 1) / Threads;
   const unsigned lo = t * run < count ? t * run : count;
