@@ -19,6 +19,9 @@ namespace tally::detail {
 // row_shares: shares of one segment length may be read as rows (segments_row_share.cuh).
 // gathers_x: every element gathers from a second array (CSR's x); the kernel then asks for fewer
 // registers where elements take 8 bytes, so that a third block fits (segments_min_blocks).
+// end_weight: what an end (closing a segment, writing its result) costs in elements when the grid
+// is cut into equal shares: 32 where an element is one coalesced load, 8 for CSR, whose elements
+// cost three loads and a gather (a share of many ends then ends with the others: docs/segments.md).
 template <class T>
 struct plain_elements {
   using value = T;
@@ -27,6 +30,7 @@ struct plain_elements {
   static constexpr int end_rounds = 4;
   static constexpr bool row_shares = true;
   static constexpr bool gathers_x = false;
+  static constexpr index_t end_weight = 32;
   const T* in;
   struct cursor {
     const T* p;
@@ -43,6 +47,7 @@ struct csr_elements {
   static constexpr int end_rounds = 2;  // four spill
   static constexpr bool row_shares = false;  // staging holds the values, not the columns and x gathers
   static constexpr bool gathers_x = true;
+  static constexpr index_t end_weight = 8;
   struct raw {
     T value;
     Col col;
@@ -71,6 +76,7 @@ struct gathered_elements {
   static constexpr int end_rounds = 4;
   static constexpr bool row_shares = false;  // not contiguous
   static constexpr bool gathers_x = false;
+  static constexpr index_t end_weight = 32;
   const T* in;
   const Off* begins;
   TALLY_DEVICE index_t start(index_t s) const { return static_cast<index_t>(begins[s]); }

@@ -5,9 +5,9 @@
 // s + e_s < d: a prefix of the ends, since s + e_s grows with s. Nothing is planned on the host:
 // every block reads offsets[0] and offsets[S], so n stays on the device.
 //
-// Shares. Block b of G takes an equal share of the cost S * W + n (an end weighs W = end_weight
-// elements: it closes a segment and writes a result), so that a block of short segments and a block
-// inside a long one take about the same time. split_share finds where the share starts and ends
+// Shares. Block b of G takes an equal share of the cost S * W + n (an end weighs W elements, the
+// element source's end_weight: it closes a segment and writes a result), so that a block of short
+// segments and a block inside a long one take about the same time. split_share finds where the share starts and ends
 // (two searches over the offsets, side by side): points (i, j) of the merge path, i ends and j
 // elements. A share whose whole segments all have one length is read as rows
 // (segments_row_share.cuh, with RowShares; staged in the tile arrays). Any other share the block
@@ -55,20 +55,17 @@ namespace tally::detail {
 TALLY_DEVICE index_t lesser(index_t a, index_t b) { return a < b ? a : b; }
 TALLY_DEVICE index_t greater(index_t a, index_t b) { return a > b ? a : b; }
 
-// Shares of the grid are weighed by cost: an end (closing a segment, writing a result) costs what
-// end_weight elements cost, so that a block of short segments and a block inside one long segment
-// take about the same time. Tiles still count items one for one.
-inline constexpr index_t end_weight = 8;
-
-// Where the block's share [c0, c1) starts and ends: for each cost c, i ends (those with
+// Where the block's share [c0, c1) starts and ends, an end weighing W elements (tiles still count
+// items one for one): for each cost c, i ends (those with
 // s * W + e_s < c) and j elements, j = max(c - i * W, e_(i-1)), a point of the merge path
 // (e_(i-1) <= j <= e_i). Warps 0 and 1 search side by side, each lane probing split_probes offsets
 // a round (all in flight together, counted by ballots): log_128(S) rounds, then a trip for
-// e_(i-1). Few probes keep the grid's searches within L2's request rate (2048 probes a round, or
-// 256 from every thread, took longer: docs/segments.md). Every thread calls it and gets the answer.
+// e_(i-1). Few probes keep the grid's searches within L2's request rate (the whole block probing,
+// 256 or 2048 offsets a round, took longer: docs/segments.md). Every thread calls it and gets the
+// answer.
 inline constexpr int split_probes = 4;
 
-template <int Threads, class Off>
+template <int Threads, index_t W, class Off>
 TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base, index_t n, index_t c0, index_t c1,
                               index_t& i0, index_t& j0, index_t& i1, index_t& j1) {
   constexpr int warps = Threads / warp_size;
@@ -78,7 +75,7 @@ TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base
   for (int k = static_cast<int>(threadIdx.x) / warp_size; k < 2; k += warps) {  // warp-uniform
     const index_t c = k == 0 ? c0 : c1;
     index_t lo = 0;
-    index_t hi = lesser(segments, c / end_weight + 1);  // the answer is in [lo, hi]
+    index_t hi = lesser(segments, c / W + 1);  // the answer is in [lo, hi]
     while (hi > lo) {
       const index_t span = hi - lo;
       const index_t step = span / fan + (span % fan != 0);
@@ -86,7 +83,7 @@ TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base
 #pragma unroll
       for (int q = 0; q < split_probes; ++q) {
         const index_t s = lo + (index_t{q} * warp_size + lane) * step;
-        before[q] = s < hi && s * end_weight + (static_cast<index_t>(offsets[s + 1]) - base) < c;
+        before[q] = s < hi && s * W + (static_cast<index_t>(offsets[s + 1]) - base) < c;
       }
       index_t count = 0;  // probes 0 .. count-1 hold, the rest do not
 #pragma unroll
@@ -102,7 +99,7 @@ TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base
     if (lane == 0) {
       const index_t previous_end = lesser(greater(static_cast<index_t>(offsets[lo]) - base, 0), n);  // e_(i-1)
       points[k][0] = lo;
-      points[k][1] = lesser(greater(c - lo * end_weight, previous_end), n);
+      points[k][1] = lesser(greater(c - lo * W, previous_end), n);
     }
   }
   __syncthreads();
@@ -180,11 +177,12 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   const index_t base = static_cast<index_t>(p.offsets[0]);
   const index_t top = static_cast<index_t>(p.offsets[p.segments]) - base;
   const index_t n = top > 0 ? top : 0;
-  const index_t cost = p.segments * end_weight + n;
+  constexpr index_t W = K::elements::end_weight;
+  const index_t cost = p.segments * W + n;
   const index_t share = cost / gridDim.x + (cost % gridDim.x != 0);
   const index_t c0 = lesser(static_cast<index_t>(blockIdx.x) * share, cost);
   index_t i, j, i1, j1;
-  split_share<Threads>(p.offsets, p.segments, base, n, c0, lesser(c0 + share, cost), i, j, i1, j1);
+  split_share<Threads, W>(p.offsets, p.segments, base, n, c0, lesser(c0 + share, cost), i, j, i1, j1);
   const index_t d0 = i + j;  // the share in merged items: its tiles count one an item
   const index_t d1 = i1 + j1 > d0 ? i1 + j1 : d0;
 
@@ -431,8 +429,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   if (!last) return;  // uniform across the block
 
   // The fix-up: a run of consecutive entries a thread, folded in block order.
-  // Entries a thread loads before it folds any: its whole run (2 * 4 blocks an SM on up to 192 SMs
-  // over 256 threads) in one trip to L2; the fix-up is the kernel's last step, so it is all latency.
+  // Entries a thread loads before it folds any: the whole run in one trip to L2 for the default grid
+  // (2 entries x 4 blocks of 256 an SM, up to 192 SMs); the fix-up is the kernel's last step, all
+  // latency.
   constexpr int batch = 6;
   const unsigned count = 2u * gridDim.x;
   const unsigned run = (count + Threads - 1) / Threads;
