@@ -20,8 +20,9 @@ namespace tally::detail {
 // gathers_x: every element gathers from a second array (CSR's x); the kernel then asks for fewer
 // registers where elements take 8 bytes, so that a third block fits (segments_min_blocks).
 // end_weight: what an end (closing a segment, writing its result) costs in elements when the grid
-// is cut into equal shares: 32 where an element is one coalesced load, 8 for CSR, whose elements
-// cost three loads and a gather (a share of many ends then ends with the others: docs/segments.md).
+// is cut into equal shares: 32 where an element is one load, 8 for CSR, whose elements cost three
+// loads and a gather (with 8 for sums, shares rich in short segments finished last:
+// docs/segments.md).
 template <class T>
 struct plain_elements {
   using value = T;
