@@ -7,9 +7,9 @@
 //
 // Shares. Block b of G takes an equal share of the cost S * W + n (an end weighs W elements, the
 // element source's end_weight: it closes a segment and writes a result), so that a block of short
-// segments and a block inside a long one take about the same time. split_share finds where the share starts and ends
-// (two searches over the offsets, side by side): points (i, j) of the merge path, i ends and j
-// elements. A share whose whole segments all have one length is read as rows
+// segments and a block inside a long one take about the same time. split_share finds where the
+// share starts and ends (two searches over the offsets, side by side): points (i, j) of the merge
+// path, i ends and j elements. A share whose whole segments all have one length is read as rows
 // (segments_row_share.cuh, with RowShares; staged in the tile arrays). Any other share the block
 // walks from one point to the other in tiles of D = Threads * Items items:
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
@@ -56,13 +56,12 @@ TALLY_DEVICE index_t lesser(index_t a, index_t b) { return a < b ? a : b; }
 TALLY_DEVICE index_t greater(index_t a, index_t b) { return a > b ? a : b; }
 
 // Where the block's share [c0, c1) starts and ends, an end weighing W elements (tiles still count
-// items one for one): for each cost c, i ends (those with
-// s * W + e_s < c) and j elements, j = max(c - i * W, e_(i-1)), a point of the merge path
-// (e_(i-1) <= j <= e_i). Warps 0 and 1 search side by side, each lane probing split_probes offsets
-// a round (all in flight together, counted by ballots): log_128(S) rounds, then a trip for
-// e_(i-1). Few probes keep the grid's searches within L2's request rate (the whole block probing,
-// 256 or 2048 offsets a round, took longer: docs/segments.md). Every thread calls it and gets the
-// answer.
+// items one for one): for each cost c, i ends (those with s * W + e_s < c) and j elements,
+// j = max(c - i * W, e_(i-1)), a point of the merge path (e_(i-1) <= j <= e_i). Warps 0 and 1
+// search side by side, each lane probing split_probes offsets a round (all in flight together,
+// counted by ballots): log_128(S) rounds, then a trip for e_(i-1). Few probes keep the grid's
+// searches within L2's request rate (the whole block probing, 256 or 2048 offsets a round, took
+// longer: docs/segments.md). Every thread calls it and gets the answer.
 inline constexpr int split_probes = 4;
 
 template <int Threads, index_t W, class Off>
