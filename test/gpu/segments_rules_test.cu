@@ -361,7 +361,7 @@ TEST_CASE("segments: long segments over many tiles and shares, from every 16-byt
   }
 }
 
-TEST_CASE("segments: lane groups of every width (mean lengths 2 to 400), against the walk alone and the begin / end form") {
+TEST_CASE("segments: lane groups (mean lengths 2 to 400), against the walk alone and the begin / end form") {
   using walk = segments_policy<256, 17, default_segments_policy<float>::accum, launch::pdl, 0>;
   for (const index_t mean : {2, 6, 12, 24, 48, 96, 192, 400}) {
     CAPTURE(mean);
@@ -372,7 +372,8 @@ TEST_CASE("segments: lane groups of every width (mean lengths 2 to 400), against
     const auto truth = host_segments_truth<float>(l);
     check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
     check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, index_t>(l, data, truth);
-    check_segments<segments_policy<64, 3>, op::arg_max, float, int>(l, data, truth);  // groups in blocks of 2 warps
+    // Groups of up to 8 lanes (a lane's share of a segment 1 element or more), in blocks of 2 warps.
+    check_segments<segments_policy<64, 17, accum::native, launch::pdl, 1>, op::arg_max, float, int>(l, data, truth);
     check_segments<walk, op::sum, float, int>(l, data, truth);
     check_segments<walk, op::arg_max, float, int>(l, data, truth);
 

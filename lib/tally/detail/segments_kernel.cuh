@@ -108,19 +108,22 @@ TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base
   j1 = points[1][1];
 }
 
-// Tiles of short, even segments (docs/segments.md): G lanes a segment, G the power of two at or
-// below the tile's mean length / GroupItems (1 to 32), when the tile holds at least a segment a
-// warp (k >= Threads / 32) of mean length below 64 * GroupItems and none longer than
-// group_rounds * G elements, so that no group holds the block for long. 0: walk the tile. Called
-// by every thread after the tile's ends are in shared memory; the answer is uniform.
+// Tiles of short segments (docs/segments.md): G lanes a segment, G the power of two at or below the
+// tile's mean length / GroupItems (1 to 32), when the tile holds an end in every 4/3 * Items items
+// or more (3/4 of an end a thread in a whole tile) and a segment a warp at least, a mean length below
+// 64 * GroupItems and no segment longer than group_rounds * G elements, so that no group holds the
+// block for long. With fewer ends the walk streams, while a warp of groups waits for its longest
+// segment. 0: walk the tile. Called by every thread after the tile's ends are in shared memory; the
+// answer is uniform.
 inline constexpr int group_rounds = 16;
 
-template <int Threads, int GroupItems>
+template <int Threads, int Items, int GroupItems>
 TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
   if constexpr (GroupItems == 0) {
     return 0;
   } else {
-    if (k < Threads / warp_size || m >= 2 * k * warp_size * GroupItems) return 0;  // uniform
+    const bool short_segments = 4 * Items * k >= 3 * (k + m);  // an end in every 4/3 * Items items
+    if (k < Threads / warp_size || !short_segments || m >= 2 * k * warp_size * GroupItems) return 0;  // uniform
     int g = 1;
     while (g < warp_size && 2 * g * GroupItems <= m / k) g *= 2;
     bool too_long = false;
@@ -302,7 +305,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
         if (t == 0) ends[k] = INT_MAX;
         if (next_d < d1) fetch(i + k, j + m, next_d);
         __syncthreads();
-        const int lanes = group_lanes<Threads, GroupItems>(ends, k, m);
+        const int lanes = group_lanes<Threads, Items, GroupItems>(ends, k, m);
         if (lanes > 0) {
           // Groups of `lanes` lanes: group g takes the tile's segments a = g, g + groups, ... (a = k is the
           // open tail, whose state the next tile starts from), each lane every lanes-th element, then
