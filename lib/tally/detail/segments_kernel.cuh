@@ -255,11 +255,10 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
 #pragma unroll
       for (int round = 0; round < prefetched_rounds; ++round) {
         const int r = round * Threads + t;
-        if (r < candidates) {
-          const int e = position(next_ends[round]);
-          mine += r + e < z;
-          ends[r] = e;
-        }
+        const bool exists = r < candidates;  // predicated, not branched: no reconvergence a round
+        const int e = position(next_ends[round]);
+        mine += exists && r + e < z;
+        if (exists) ends[r] = e;
       }
       mine = __reduce_add_sync(full_mask, mine);
       if (t % warp_size == 0) round_counts[t / warp_size] = mine;
@@ -321,9 +320,17 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
               const int e = a < k ? (ends[a] < m ? ends[a] : m) : m;
               const int b = a == 0 ? 0 : (ends[a - 1] < e ? ends[a - 1] : e);
               const index_t within0 = a == 0 ? j - begin : -static_cast<index_t>(b);  // + position: index in the segment
-              // This lane's elements of the segment, four loads in flight a round, folded in order.
+              // This lane's elements of the segment, folded in order: four loads in flight a round; a
+              // lane of its own segment (lanes == 1, short segments) takes the first 8 with no loop.
               const auto fold = [&](auto element_at) {
                 int q = b + lane;
+                if (lanes == 1) {  // uniform
+                  const int left = e - q;
+#pragma unroll
+                  for (int u = 0; u < 8; ++u)
+                    if (u < left) acc = op(acc, op.template lift<Acc>(element_at(q + u), within0 + q + u));
+                  q += 8;
+                }
                 for (; q + 3 * lanes < e; q += 4 * lanes) {
                   const E x0 = element_at(q), x1 = element_at(q + lanes), x2 = element_at(q + 2 * lanes),
                           x3 = element_at(q + 3 * lanes);
