@@ -18,9 +18,10 @@
 //      elements remain;
 //   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
 //      otherwise elements and ends go to shared memory, and
-//      - a tile of short, even segments (group_lanes) gives each segment a group of G lanes: each
-//        lane folds every G-th element of it, a shuffle joins the group, and lane 0 writes the
-//        result (the first segment joined with the carry; the open tail becomes the next carry);
+//      - a tile of short segments (group_lanes: about an end a thread or more) gives each segment
+//        a group of G lanes: each lane folds every G-th element of it, a shuffle joins the group,
+//        and lane 0 writes the result (the first segment joined with the carry; the open tail
+//        becomes the next carry);
 //      - any other tile is walked: thread t takes element positions [t * Items, (t + 1) * Items),
 //        finds the ends before them (a binary search in shared memory), and walks them: an element
 //        folds into the open state, an end at its position closes it (and further ends there close
