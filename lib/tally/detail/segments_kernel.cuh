@@ -324,23 +324,24 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
               // This lane's elements of the segment, folded in order: four loads in flight a round; a
               // lane of its own segment (lanes == 1, short segments) takes the first 8 with no loop.
               const auto fold = [&](auto element_at) {
+                const auto take = [&](const E& x, index_t within) { acc = op(acc, op.template lift<Acc>(x, within)); };
                 int q = b + lane;
                 if (lanes == 1) {  // uniform
                   const int left = e - q;
 #pragma unroll
                   for (int u = 0; u < 8; ++u)
-                    if (u < left) acc = op(acc, op.template lift<Acc>(element_at(q + u), within0 + q + u));
+                    if (u < left) take(element_at(q + u), within0 + q + u);
                   q += 8;
                 }
                 for (; q + 3 * lanes < e; q += 4 * lanes) {
                   const E x0 = element_at(q), x1 = element_at(q + lanes), x2 = element_at(q + 2 * lanes),
                           x3 = element_at(q + 3 * lanes);
-                  acc = op(acc, op.template lift<Acc>(x0, within0 + q));
-                  acc = op(acc, op.template lift<Acc>(x1, within0 + q + lanes));
-                  acc = op(acc, op.template lift<Acc>(x2, within0 + q + 2 * lanes));
-                  acc = op(acc, op.template lift<Acc>(x3, within0 + q + 3 * lanes));
+                  take(x0, within0 + q);
+                  take(x1, within0 + q + lanes);
+                  take(x2, within0 + q + 2 * lanes);
+                  take(x3, within0 + q + 3 * lanes);
                 }
-                for (; q < e; q += lanes) acc = op(acc, op.template lift<Acc>(element_at(q), within0 + q));
+                for (; q < e; q += lanes) take(element_at(q), within0 + q);
               };
               if constexpr (K::elements::gathered) {  // from the input
                 if (i + a < p.segments) {
