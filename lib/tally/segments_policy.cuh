@@ -13,9 +13,9 @@
 //            banks
 //   Accum    the accumulator (accum.cuh)
 //   Launch   the launch policy (launch.cuh)
-//   GroupItems  tiles of short segments (3/4 of an end a thread or more) are reduced by groups of
+//   GroupItems  tiles of short segments (two ends a thread or more) are reduced by groups of
 //            lanes instead of the walk: a group of G lanes a segment (G the power of two nearest
-//            below mean length / GroupItems, 1 to 32), each lane folding every G-th element, then a
+//            below mean length / GroupItems, 1 to 8), each lane folding every G-th element, then a
 //            shuffle within the group. 0: the walk always (the tile rule is in segments_kernel.cuh)
 //   RowShares  a block whose share holds whole segments of one length reads them as rows: staged in
 //            shared memory by bulk copies, a group of lanes a segment, no tiles (sm_90 and later, the

@@ -372,8 +372,9 @@ TEST_CASE("segments: lane groups (mean lengths 2 to 400), against the walk alone
     const auto truth = host_segments_truth<float>(l);
     check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
     check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, index_t>(l, data, truth);
-    // Groups of up to 8 lanes (a lane's share of a segment 1 element or more), in blocks of 2 warps.
-    check_segments<segments_policy<64, 17, accum::native, launch::pdl, 1>, op::arg_max, float, int>(l, data, truth);
+    // Groups of up to 8 lanes (a lane's share of a segment 1 element or more; 31 items a thread, so
+    // that tiles of mean length up to 14 take groups), in blocks of 2 warps.
+    check_segments<segments_policy<64, 31, accum::native, launch::pdl, 1>, op::arg_max, float, int>(l, data, truth);
     check_segments<walk, op::sum, float, int>(l, data, truth);
     check_segments<walk, op::arg_max, float, int>(l, data, truth);
 

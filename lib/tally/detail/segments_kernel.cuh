@@ -18,17 +18,21 @@
 //      elements remain;
 //   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
 //      otherwise elements and ends go to shared memory, and
-//      - a tile of short segments (group_lanes: about an end a thread or more) gives each segment
-//        a group of G lanes: each lane folds every G-th element of it, a shuffle joins the group,
-//        and lane 0 writes the result (the first segment joined with the carry; the open tail
-//        becomes the next carry);
+//      - a tile of short segments (group_lanes: two ends a thread or more) gives each segment a group
+//        of G lanes: each lane folds every G-th element of it, a shuffle joins the group, and lane 0
+//        writes the result (the first segment joined with the carry; the open tail becomes the next
+//        carry);
 //      - any other tile is walked: thread t takes element positions [t * Items, (t + 1) * Items),
-//        finds the ends before them (a binary search in shared memory), and walks them: an element
-//        folds into the open state, an end at its position closes it (and further ends there close
-//        empty segments). A segment that opens and closes within one thread is written at once;
+//        finds the ends among them (a binary search in shared memory) as a bit mask, and folds its
+//        elements with no branch: an end restarts the fold, and the state it closes waits in its
+//        position's slot of the tile's elements (the thread has read that element already). A warp
+//        with no end among its positions just folds. Types whose state does not fit an element's
+//        slot (arg_min / arg_max, the begin / end form, which reads the input) walk with branches
+//        and write each segment as it closes;
 //   3. after a walk, a segmented scan over the threads (block_carry) gives each thread the state of
 //      its first segment before its own elements, and the state open at the tile's end, which the
-//      next tile starts from.
+//      next tile starts from. Each thread writes its first close; the block writes the others from
+//      their slots together (and, where several ends share a position, the empty segments).
 // The share's first segment may have begun in an earlier block and the last may end in a later one:
 // the block leaves both states as entries (segments_items.cuh). The block that takes the last ticket
 // folds the 2G entries in block order (each thread a run of entries, then the same segmented scan)
@@ -41,6 +45,7 @@
 // [0, n), every segment index to [0, S), and every tile makes progress.
 #pragma once
 #include <climits>
+#include <cstring>
 #include <type_traits>
 
 #include <tally/detail/last_block.cuh>
@@ -110,12 +115,11 @@ TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base
 }
 
 // Tiles of short segments (docs/segments.md): G lanes a segment, G the power of two at or below the
-// tile's mean length / GroupItems (1 to 32), when the tile holds an end in every 4/3 * Items items
-// or more (3/4 of an end a thread in a whole tile) and a segment a warp at least, a mean length below
-// 64 * GroupItems and no segment longer than group_rounds * G elements, so that no group holds the
-// block for long. With fewer ends the walk streams, while a warp of groups waits for its longest
-// segment. 0: walk the tile. Called by every thread after the tile's ends are in shared memory; the
-// answer is uniform.
+// tile's mean length / GroupItems, when the tile holds an end in every Items / 2 items or more (two
+// ends a thread in a whole tile; so a mean length below 16 and G at most 8) and a segment a warp at
+// least, and no segment is longer than group_rounds * G elements, so that no group holds the block
+// for long. With fewer ends the walk is faster. 0: walk the tile. Called by every thread after the
+// tile's ends are in shared memory; the answer is uniform.
 inline constexpr int group_rounds = 16;
 
 template <int Threads, int Items, int GroupItems>
@@ -123,8 +127,8 @@ TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
   if constexpr (GroupItems == 0) {
     return 0;
   } else {
-    const bool short_segments = 4 * Items * k >= 3 * (k + m);  // an end in every 4/3 * Items items
-    if (k < Threads / warp_size || !short_segments || m >= 2 * k * warp_size * GroupItems) return 0;  // uniform
+    const bool short_segments = Items * k >= 2 * (k + m);  // an end in every Items / 2 items
+    if (k < Threads / warp_size || !short_segments) return 0;  // uniform
     int g = 1;
     while (g < warp_size && 2 * g * GroupItems <= m / k) g *= 2;
     bool too_long = false;
@@ -163,6 +167,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   using Off = typename K::offset;
   using UOff = std::make_unsigned_t<Off>;
   constexpr int D = Threads * Items;
+  // The walk leaves each close's state in its position's slot of the tile's elements (below).
+  constexpr bool staged_walk = !K::elements::gathered && sizeof(S) <= sizeof(E) && alignof(S) <= alignof(E) &&
+                               std::is_trivially_copyable_v<S>;
   static_assert(sizeof(E) * D + sizeof(int) * D <= 40 * 1024,
                 "tally segments_policy: a tile of Threads * Items elements and ends must fit in 40 KB of shared memory");
   // Raw bytes: E and S need not be default-constructible to live in shared memory.
@@ -377,47 +384,99 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             if (ends[mid] < p0) a = mid + 1; else hi = mid;
           }
           const int a0 = a;
-          int next_end = ends[a];
-          Out* const tile_out = p.out + i;
-          index_t open_begin = a == 0 ? begin : j + ends[a - 1];
-          // Gathered elements: where the open segment's elements start in the input.
-          index_t open_start = 0;
-          if constexpr (K::elements::gathered)
-            if (i + a < p.segments && p0 < m) open_start = p.elements.start(i + a);
-          S acc = op.template identity<Acc>();
-          S head_part = acc;
-          bool closes = false;
+          if constexpr (staged_walk) {
+            // Branch-free: bit q of `ends_at` marks an end before element p0 + q. Each close leaves
+            // its state in its position's slot of `elements` (read just before: the thread's own),
+            // and the block writes the tile's closes together after the scan.
+            unsigned ends_at = 0;
+            for (int e = ends[a]; e < p0 + Items; e = ends[++a]) {
+              const unsigned q = static_cast<unsigned>(e - p0);
+              if (q < Items) ends_at |= 1u << q;
+            }
+            S acc = op.template identity<Acc>();
+            index_t open_begin = a0 == 0 ? begin : j + ends[a0 - 1];
+            const int left = m - p0;  // elements from p0 on
+            const auto walk = [&](auto any_end) {
 #pragma unroll
-          for (int q = 0; q < Items; ++q) {
-            const int pos = p0 + q;
-            if (next_end == pos) {  // segment i + a ends here; further ends at pos close empty segments
-              if (closes) store_words(tile_out + a, op.template finalize<Out>(acc));
-              else head_part = acc;
-              closes = true;
-              acc = op.template identity<Acc>();
-              open_begin = j + pos;
-              for (next_end = ends[++a]; next_end == pos; next_end = ends[++a])
-                store_words(tile_out + a, op.template finalize<Out>(op.template identity<Acc>()));
-              if constexpr (K::elements::gathered)
-                if (pos < m && i + a < p.segments) open_start = p.elements.start(i + a);
+              for (int q = 0; q < Items; ++q) {
+                const int pos = p0 + q;
+                const E x = elements[pos];
+                if constexpr (decltype(any_end)::value) {
+                  if (ends_at >> q & 1u) {
+                    memcpy(element_bytes + pos * sizeof(E), &acc, sizeof(S));
+                    acc = op.template identity<Acc>();
+                    open_begin = j + pos;
+                  }
+                }
+                if (q < left) acc = op(acc, op.template lift<Acc>(x, j + pos - open_begin));
+              }
+            };
+            if (__any_sync(full_mask, ends_at != 0)) walk(std::true_type{});  // warp-uniform
+            else walk(std::false_type{});
+            const bool closes = ends_at != 0;
+            S head_part = op.template identity<Acc>();  // the state of this thread's first close
+            if (closes) memcpy(&head_part, element_bytes + (p0 + __ffs(ends_at) - 1) * sizeof(E), sizeof(S));
+            const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
+            if (closes) {
+              const S value = op(c.before, head_part);
+              if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
+              else store_words(p.out + (i + a0), op.template finalize<Out>(value));
             }
-            if (pos < m) {
-              const index_t within = j + pos - open_begin;  // the element's index in its segment
-              if constexpr (K::elements::gathered)
-                acc = op(acc, op.template lift<Acc>(p.elements.load(open_start + within), within));
-              else
-                acc = op(acc, op.template lift<Acc>(elements[pos], within));
+            // Every other close, from its slot (the scan's barrier has passed); further ends at one
+            // position close empty segments.
+            for (int r = t; r < k; r += Threads) {
+              const int pos = ends[r];
+              const int previous = r == 0 ? 0 : ends[r - 1];
+              if (r > 0 && previous / Items == pos / Items) {  // not its thread's first close
+                S value = op.template identity<Acc>();
+                if (previous != pos) memcpy(&value, element_bytes + pos * sizeof(E), sizeof(S));
+                store_words(p.out + (i + r), op.template finalize<Out>(value));
+              }
             }
-          }
+            carry = c.total;
+          } else {
+            int next_end = ends[a];
+            Out* const tile_out = p.out + i;
+            index_t open_begin = a == 0 ? begin : j + ends[a - 1];
+            // Gathered elements: where the open segment's elements start in the input.
+            index_t open_start = 0;
+            if constexpr (K::elements::gathered)
+              if (i + a < p.segments && p0 < m) open_start = p.elements.start(i + a);
+            S acc = op.template identity<Acc>();
+            S head_part = acc;
+            bool closes = false;
+  #pragma unroll
+            for (int q = 0; q < Items; ++q) {
+              const int pos = p0 + q;
+              if (next_end == pos) {  // segment i + a ends here; further ends at pos close empty segments
+                if (closes) store_words(tile_out + a, op.template finalize<Out>(acc));
+                else head_part = acc;
+                closes = true;
+                acc = op.template identity<Acc>();
+                open_begin = j + pos;
+                for (next_end = ends[++a]; next_end == pos; next_end = ends[++a])
+                  store_words(tile_out + a, op.template finalize<Out>(op.template identity<Acc>()));
+                if constexpr (K::elements::gathered)
+                  if (pos < m && i + a < p.segments) open_start = p.elements.start(i + a);
+              }
+              if (pos < m) {
+                const index_t within = j + pos - open_begin;  // the element's index in its segment
+                if constexpr (K::elements::gathered)
+                  acc = op(acc, op.template lift<Acc>(p.elements.load(open_start + within), within));
+                else
+                  acc = op(acc, op.template lift<Acc>(elements[pos], within));
+              }
+            }
 
-          const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
-          if (closes) {
-            const S value = op(c.before, head_part);
-            if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
-            else store_words(p.out + (i + a0), op.template finalize<Out>(value));
+            const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
+            if (closes) {
+              const S value = op(c.before, head_part);
+              if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
+              else store_words(p.out + (i + a0), op.template finalize<Out>(value));
+            }
+            carry = c.total;
           }
-          carry = c.total;
-        }
+          }
         head_open = false;
         begin = j + ends[k - 1];
       }
