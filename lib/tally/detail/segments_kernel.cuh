@@ -26,9 +26,10 @@
 //        finds the ends among them (a binary search in shared memory) as a bit mask, and folds its
 //        elements with no branch: an end restarts the fold, and the state it closes waits in its
 //        position's slot of the tile's elements (the thread has read that element already). A warp
-//        with no end among its positions just folds. Types whose state does not fit an element's
-//        slot (arg_min / arg_max, the begin / end form, which reads the input) walk with branches
-//        and write each segment as it closes;
+//        with no end among its positions just folds. (A slot holds the larger of an element and a
+//        state: 16-bit elements take 4 bytes for their float states.) Arg states, too large for
+//        the slots, and the begin / end form, which reads the input, walk with branches and write
+//        each segment as it closes;
 //   3. after a walk, a segmented scan over the threads (block_carry) gives each thread the state of
 //      its first segment before its own elements, and the state open at the tile's end, which the
 //      next tile starts from. Each thread writes its first close; the block writes the others from
@@ -167,19 +168,27 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   using Off = typename K::offset;
   using UOff = std::make_unsigned_t<Off>;
   constexpr int D = Threads * Items;
-  // The walk leaves each close's state in its position's slot of the tile's elements (below).
-  constexpr bool staged_walk = !K::elements::gathered && sizeof(S) <= sizeof(E) && alignof(S) <= alignof(E) &&
-                               std::is_trivially_copyable_v<S>;
+  // Each element position of a tile has a slot in shared memory: its element, and in the walk the
+  // state of the segment that closes there (below), where the state fits in 40 KB with the ends
+  // (16-bit elements take 4-byte slots for their float states; arg states do not fit).
+  constexpr std::size_t state_slot = sizeof(S) > sizeof(E) ? sizeof(S) : sizeof(E);
+  constexpr bool staged_walk = !K::elements::gathered && std::is_trivially_copyable_v<S> && state_slot % alignof(S) == 0 &&
+                               state_slot * D + sizeof(int) * (D + 1) <= 40 * 1024;
+  constexpr std::size_t slot = staged_walk ? state_slot : sizeof(E);
   static_assert(sizeof(E) * D + sizeof(int) * D <= 40 * 1024,
                 "tally segments_policy: a tile of Threads * Items elements and ends must fit in 40 KB of shared memory");
   // Raw bytes: E and S need not be default-constructible to live in shared memory.
-  __shared__ __align__(16) unsigned char element_bytes[sizeof(E) * D];
+  __shared__ __align__(16) unsigned char element_bytes[slot * D];
   __shared__ __align__(16) unsigned char slot_bytes[sizeof(carry_slot<S>) * (Threads / warp_size)];
   __shared__ __align__(16) unsigned char head_bytes[sizeof(S)];
   __shared__ __align__(16) int ends[D + 1];  // end i + r of the tile at r: its element position (then INT_MAX)
   __shared__ int round_counts[Threads / warp_size];
   __shared__ bool last;
-  E* elements = reinterpret_cast<E*>(element_bytes);
+  E* const elements = reinterpret_cast<E*>(element_bytes);
+  const auto element = [&](int pos) -> E& {
+    if constexpr (slot == sizeof(E)) return elements[pos];
+    else return *reinterpret_cast<E*>(element_bytes + pos * slot);
+  };
   carry_slot<S>* slots = reinterpret_cast<carry_slot<S>*>(slot_bytes);
   S& head_state = *reinterpret_cast<S*>(head_bytes);
   const int t = static_cast<int>(threadIdx.x);
@@ -307,7 +316,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
         if constexpr (!K::elements::gathered) {
 #pragma unroll
           for (int q = 0; q < Items; ++q)
-            if (t + q * Threads < avail) elements[t + q * Threads] = v[q];
+            if (t + q * Threads < avail) element(t + q * Threads) = v[q];
         }
         if (t == 0) ends[k] = INT_MAX;
         if (next_d < d1) fetch(i + k, j + m, next_d);
@@ -356,7 +365,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
                   fold([&](int q) { return p.elements.load(start + q); });
                 }
               } else {
-                fold([&](int q) { return elements[q]; });
+                fold([&](int q) { return element(q); });
               }
             }
             for (int offset = lanes / 2; offset > 0; offset /= 2) acc = op(acc, shfl_down(acc, offset));
@@ -400,10 +409,10 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
 #pragma unroll
               for (int q = 0; q < Items; ++q) {
                 const int pos = p0 + q;
-                const E x = elements[pos];
+                const E x = element(pos);
                 if constexpr (decltype(any_end)::value) {
                   if (ends_at >> q & 1u) {
-                    memcpy(element_bytes + pos * sizeof(E), &acc, sizeof(S));
+                    memcpy(element_bytes + pos * slot, &acc, sizeof(S));
                     acc = op.template identity<Acc>();
                     open_begin = j + pos;
                   }
@@ -415,7 +424,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             else walk(std::false_type{});
             const bool closes = ends_at != 0;
             S head_part = op.template identity<Acc>();  // the state of this thread's first close
-            if (closes) memcpy(&head_part, element_bytes + (p0 + __ffs(ends_at) - 1) * sizeof(E), sizeof(S));
+            if (closes) memcpy(&head_part, element_bytes + (p0 + __ffs(ends_at) - 1) * slot, sizeof(S));
             const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
             if (closes) {
               const S value = op(c.before, head_part);
@@ -429,7 +438,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
               const int previous = r == 0 ? 0 : ends[r - 1];
               if (r > 0 && previous / Items == pos / Items) {  // not its thread's first close
                 S value = op.template identity<Acc>();
-                if (previous != pos) memcpy(&value, element_bytes + pos * sizeof(E), sizeof(S));
+                if (previous != pos) memcpy(&value, element_bytes + pos * slot, sizeof(S));
                 store_words(p.out + (i + r), op.template finalize<Out>(value));
               }
             }
@@ -464,7 +473,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
                 if constexpr (K::elements::gathered)
                   acc = op(acc, op.template lift<Acc>(p.elements.load(open_start + within), within));
                 else
-                  acc = op(acc, op.template lift<Acc>(elements[pos], within));
+                  acc = op(acc, op.template lift<Acc>(element(pos), within));
               }
             }
 
