@@ -393,17 +393,21 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             if (ends[mid] < p0) a = mid + 1; else hi = mid;
           }
           const int a0 = a;
+          // Each walk leaves this thread's state after its last close (acc), whether it closes a
+          // segment, and the state of its first close (head_part), which the scan completes.
+          S acc = op.template identity<Acc>();
+          S head_part = acc;
+          bool closes = false;
+          index_t open_begin = a == 0 ? begin : j + ends[a - 1];
           if constexpr (staged_walk) {
             // Branch-free: bit q of `ends_at` marks an end before element p0 + q. Each close leaves
-            // its state in its position's slot of `elements` (read just before: the thread's own),
+            // its state in its position's slot (the thread's own, its element read just before),
             // and the block writes the tile's closes together after the scan.
             unsigned ends_at = 0;
             for (int e = ends[a]; e < p0 + Items; e = ends[++a]) {
               const unsigned q = static_cast<unsigned>(e - p0);
               if (q < Items) ends_at |= 1u << q;
             }
-            S acc = op.template identity<Acc>();
-            index_t open_begin = a0 == 0 ? begin : j + ends[a0 - 1];
             const int left = m - p0;  // elements from p0 on
             const auto walk = [&](auto any_end) {
 #pragma unroll
@@ -422,42 +426,21 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             };
             if (__any_sync(full_mask, ends_at != 0)) walk(std::true_type{});  // warp-uniform
             else walk(std::false_type{});
-            const bool closes = ends_at != 0;
-            S head_part = op.template identity<Acc>();  // the state of this thread's first close
+            closes = ends_at != 0;
             if (closes) memcpy(&head_part, element_bytes + (p0 + __ffs(ends_at) - 1) * slot, sizeof(S));
-            const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
-            if (closes) {
-              const S value = op(c.before, head_part);
-              if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
-              else store_words(p.out + (i + a0), op.template finalize<Out>(value));
-            }
-            // Every other close, from its slot (the scan's barrier has passed); further ends at one
-            // position close empty segments.
-            for (int r = t; r < k; r += Threads) {
-              const int pos = ends[r];
-              const int previous = r == 0 ? 0 : ends[r - 1];
-              if (r > 0 && previous / Items == pos / Items) {  // not its thread's first close
-                S value = op.template identity<Acc>();
-                if (previous != pos) memcpy(&value, element_bytes + pos * slot, sizeof(S));
-                store_words(p.out + (i + r), op.template finalize<Out>(value));
-              }
-            }
-            carry = c.total;
           } else {
+            // With branches: an end closes the open segment and writes it (its first close waits
+            // for the scan); further ends at its position close empty segments.
             int next_end = ends[a];
             Out* const tile_out = p.out + i;
-            index_t open_begin = a == 0 ? begin : j + ends[a - 1];
             // Gathered elements: where the open segment's elements start in the input.
             index_t open_start = 0;
             if constexpr (K::elements::gathered)
               if (i + a < p.segments && p0 < m) open_start = p.elements.start(i + a);
-            S acc = op.template identity<Acc>();
-            S head_part = acc;
-            bool closes = false;
-  #pragma unroll
+#pragma unroll
             for (int q = 0; q < Items; ++q) {
               const int pos = p0 + q;
-              if (next_end == pos) {  // segment i + a ends here; further ends at pos close empty segments
+              if (next_end == pos) {  // segment i + a ends here
                 if (closes) store_words(tile_out + a, op.template finalize<Out>(acc));
                 else head_part = acc;
                 closes = true;
@@ -476,16 +459,29 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
                   acc = op(acc, op.template lift<Acc>(element(pos), within));
               }
             }
+          }
 
-            const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
-            if (closes) {
-              const S value = op(c.before, head_part);
-              if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
-              else store_words(p.out + (i + a0), op.template finalize<Out>(value));
+          const block_carry_result<S> c = block_carry<Threads>(closes, acc, carry, op, slots);
+          if (closes) {
+            const S value = op(c.before, head_part);
+            if (head_open && a0 == 0) head_state = value;  // the share's first segment: left to the fix-up
+            else store_words(p.out + (i + a0), op.template finalize<Out>(value));
+          }
+          if constexpr (staged_walk) {
+            // Every other close, from its slot (the scan's barrier has passed); further ends at one
+            // position close empty segments.
+            for (int r = t; r < k; r += Threads) {
+              const int pos = ends[r];
+              const int previous = r == 0 ? 0 : ends[r - 1];
+              if (r > 0 && previous / Items == pos / Items) {  // not its thread's first close
+                S value = op.template identity<Acc>();
+                if (previous != pos) memcpy(&value, element_bytes + pos * slot, sizeof(S));
+                store_words(p.out + (i + r), op.template finalize<Out>(value));
+              }
             }
-            carry = c.total;
           }
-          }
+          carry = c.total;
+        }
         head_open = false;
         begin = j + ends[k - 1];
       }
