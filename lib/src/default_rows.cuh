@@ -17,8 +17,8 @@ namespace tally::detail {
 template <class T, class Op>
 using default_rows_reducer = rows_reducer<default_rows_policy<T, Op>, T, Op>;
 
-// by_shape's bound on this device for each operation tally.hpp offers on T (matvec's state is
-// row_sum's). Constructing the reducers also fills the per-device caches later calls read.
+// by_shape's bound on this device for each operation tally.hpp offers on T. Constructing the
+// reducers also fills the per-device caches later calls read.
 template <class T, class... Ops>
 std::size_t largest_rows_workspace(type_list<Ops...>) {
   return std::max({rows::by_shape::workspace_bound(default_rows_reducer<T, Ops>().device_facts(),
@@ -28,6 +28,13 @@ std::size_t largest_rows_workspace(type_list<Ops...>) {
 template <class T>
 std::size_t rows_workspace_bound() {
   return largest_rows_workspace<T>(ops_of<T>{});
+}
+
+// by_shape's bound for matvec on T (the sum reducer's dot, with its own kernels' occupancy).
+template <class T>
+std::size_t matvec_workspace_bound() {
+  const default_rows_reducer<T, op::sum> r;
+  return rows::by_shape::workspace_bound(r.dot_device_facts(), sizeof(typename default_rows_reducer<T, op::sum>::state_type));
 }
 
 // A one-off call (workspace from the stream-ordered pool); validate first, so that argument
@@ -99,4 +106,5 @@ void matvec_into(const char* where, device_reducer_impl* self, const T* a, index
   }                                                                                                                   \
   void device_reducer::matvec(const T* a, index_t m, index_t n, index_t ld, const T* x, Y* y, cudaStream_t stream) {  \
     detail::matvec_into("tally::device_reducer::matvec", impl_.get(), a, m, n, ld, x, y, stream);                     \
-  }
+  }                                                                                                                   \
+  template std::size_t detail::matvec_workspace_bound<T>();

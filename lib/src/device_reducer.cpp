@@ -17,10 +17,11 @@ namespace {
 
 constexpr const char* where = "tally::device_reducer";
 
-// Every device-wide reduction on the types Ts, and every row reduction and matvec on the types Rs.
-template <class... Ts, class... Rs>
-std::size_t largest_workspace_bound(detail::type_list<Ts...>, detail::type_list<Rs...>) {
-  return std::max({detail::workspace_bound<Ts>()..., detail::rows_workspace_bound<Rs>()...});
+// Every device-wide reduction on the types Ts, every row reduction on the types Rs and every matvec
+// on the types Ms.
+template <class... Ts, class... Rs, class... Ms>
+std::size_t largest_workspace_bound(detail::type_list<Ts...>, detail::type_list<Rs...>, detail::type_list<Ms...>) {
+  return std::max({detail::workspace_bound<Ts>()..., detail::rows_workspace_bound<Rs>()..., detail::matvec_workspace_bound<Ms>()...});
 }
 
 }  // namespace
@@ -30,7 +31,8 @@ device_reducer::device_reducer() : impl_(std::make_unique<detail::device_reducer
     // Every element type of tally.hpp (each bound covers every operation on that type).
     impl_->bytes = largest_workspace_bound(
         detail::type_list<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t, float, double, __half, __nv_bfloat16>{},
-        detail::type_list<std::int32_t, std::int64_t, float, double, __half, __nv_bfloat16>{});
+        detail::type_list<std::int32_t, std::int64_t, float, double, __half, __nv_bfloat16>{},
+        detail::type_list<float, double, __half, __nv_bfloat16>{});
   });
   // Zeroed once, and waited for, so a first call on any stream finds its ticket at 0; every call
   // leaves it 0 again.

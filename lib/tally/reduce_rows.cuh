@@ -62,6 +62,10 @@ void validate_rows(const T* a, index_t m, index_t n, index_t ld, const Out* out,
   check_aligned(out, "output", where);
 }
 
+// What A * B gives: dot multiplies in the accumulator type (compensated and binned ones do not).
+template <class A>
+using product_t = decltype(std::declval<A>() * std::declval<A>());
+
 // Rows start on 16-byte boundaries (and x does): the plan may read 16-byte items.
 template <class T>
 bool rows_aligned16(const T* a, index_t ld, const T* x) {
@@ -97,18 +101,37 @@ class rows_reducer {
   }
 
   int device() const { return workspace_.device(); }
+  // The device facts of row reductions, and of dot (matvec), whose kernels hold more registers (the
+  // strategy's answer is cached per device; a reducer that never calls dot never compiles its kernels).
   const rows_device& device_facts() const { return facts_; }
-
-  // The plan of a call on A (and x, for dot) of this shape.
-  rows_plan plan(const T* a, index_t m, index_t n, index_t ld, const T* x = nullptr) const {
-    return plan_rows<strategy, T>(m, n, ld, detail::rows_aligned16(a, ld, x), facts_);
+  rows_device dot_device_facts() const {
+    rows_device d = facts_;
+    d.blocks_per_sm = rows::blocks_per_sm<strategy, types<state_type, detail::dot_rows<T>>>(workspace_.device());
+    return d;
   }
 
-  // Workspace bytes a call of this shape needs, whatever the pointers' alignment.
+  // The plan of a call on A of this shape; with x (not null), of dot.
+  rows_plan plan(const T* a, index_t m, index_t n, index_t ld) const {
+    return plan_rows<strategy, T>(m, n, ld, detail::rows_aligned16(a, ld, static_cast<const T*>(nullptr)), facts_);
+  }
+  rows_plan plan(const T* a, index_t m, index_t n, index_t ld, const T* x) const {
+    if (x == nullptr) return plan(a, m, n, ld);
+    return plan_rows<strategy, T>(m, n, ld, detail::rows_aligned16(a, ld, x), dot_device_facts(), true);
+  }
+
+  // Workspace bytes a call of this shape needs, row reduction or dot (where the accumulator
+  // multiplies), whatever the pointers' alignment.
   std::size_t workspace_bytes(index_t m, index_t n, index_t ld) const {
-    const std::size_t v = need(plan_rows<strategy, T>(m, n, ld, true, facts_)).total;
-    const std::size_t s = need(plan_rows<strategy, T>(m, n, ld, false, facts_)).total;
-    return v > s ? v : s;
+    std::size_t most = 0;
+    for (const bool aligned : {false, true}) {
+      const std::size_t b = need(plan_rows<strategy, T>(m, n, ld, aligned, facts_)).total;
+      most = b > most ? b : most;
+      if constexpr (detail::is_detected<detail::product_t, accum_type>) {
+        const std::size_t d = need(plan_rows<strategy, T>(m, n, ld, aligned, dot_device_facts(), true)).total;
+        most = d > most ? d : most;
+      }
+    }
+    return most;
   }
 
   // Allocates workspace for calls of this shape. Call it before capturing a graph.

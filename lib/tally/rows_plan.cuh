@@ -21,7 +21,8 @@ namespace tally {
 struct rows_device {
   int sm_count = 1;
   int warps_per_sm = 64;   // max resident threads per SM / 32
-  int blocks_per_sm = 1;   // resident blocks per SM of the strategy's own kernel (its blocks_per_sm), or 1
+  int blocks_per_sm = 1;   // resident blocks per SM of the strategy's own kernel (its blocks_per_sm; for a matvec
+                           // plan, of its matvec kernel), or 1
 };
 
 struct rows_plan {
@@ -31,6 +32,7 @@ struct rows_plan {
   int item_elems = 1;       // elements per item (V, or 1)
   index_t items = 0;        // whole items per row
   index_t tail_begin = 0;   // first column after the last whole item
+  bool dot = false;         // matvec: each element times x[j] (x read with A: more registers a thread)
 
   // The launch (the strategy's plan). blocks == 0: nothing to launch (M == 0).
   const char* strategy_name = "none";
@@ -38,7 +40,7 @@ struct rows_plan {
   int threads = 0;             // per block
   index_t blocks = 0;          // grid size (kernels are grid-stride beyond it)
   int lanes = 0;               // a group of lanes per row: its size; 0 when blocks reduce rows
-  int rows_in_flight = 0;      // rows a group reads at once
+  int rows_in_flight = 0;      // rows a group of lanes, or a block of a span plan, reads at once
   index_t splits = 1;          // blocks per row
   index_t items_per_split = 0;
   index_t tickets = 0;         // unsigned ticket counters, one per split row
@@ -65,18 +67,21 @@ inline constexpr int rows_unroll = 4;  // loads in flight per lane
 
 constexpr index_t grid_of(index_t work) { return work < grid::max_blocks ? work : grid::max_blocks; }
 
-// Blocks that each reduce one span of a row: `splits` per row (clamped to [1, items]); split rows
-// take a ticket per row and a partial per span.
-constexpr void plan_spans(rows_plan& p, int threads, index_t splits) {
+// Blocks that each reduce one span of `rows` rows at once (1, or 2 for split matvec rows):
+// `splits` spans a row (clamped to [1, items]); split rows take a ticket per group of rows and a
+// partial per row and span.
+constexpr void plan_spans(rows_plan& p, int threads, index_t splits, int rows = 1) {
   p.threads = threads;
   p.lanes = 0;
+  p.rows_in_flight = rows;
   p.splits = splits < 1 ? 1 : splits;
   p.items_per_split = p.items / p.splits + (p.items % p.splits != 0);
   // Rounding the span up may leave the last splits empty: drop them (the last split also reads
   // the row's tail elements, so at least one split remains).
   if (p.items_per_split > 0) p.splits = p.items / p.items_per_split + (p.items % p.items_per_split != 0);
-  p.blocks = grid_of(p.m * p.splits);
-  p.tickets = p.splits > 1 ? p.m : 0;
+  const index_t groups = p.m / rows + (p.m % rows != 0);
+  p.blocks = grid_of(groups * p.splits);
+  p.tickets = p.splits > 1 ? groups : 0;
   p.partials = p.splits > 1 ? p.m * p.splits : 0;
 }
 
@@ -96,13 +101,14 @@ constexpr index_t span_capacity(const rows_device& d) {
 }  // namespace detail
 
 // The plan of strategy S for a call on T. aligned16: A (and x) 16-byte aligned and ld * sizeof(T)
-// a multiple of 16.
+// a multiple of 16. dot: a matvec (d then describes the strategy's matvec kernels).
 template <class S, class T>
-constexpr rows_plan plan_rows(index_t m, index_t n, index_t ld, bool aligned16, const rows_device& d) {
+constexpr rows_plan plan_rows(index_t m, index_t n, index_t ld, bool aligned16, const rows_device& d, bool dot = false) {
   rows_plan p;
   p.m = m;
   p.n = n;
   p.ld = ld;
+  p.dot = dot;
   p.vectorized = load::detail::vectorizable<T> && aligned16;
   p.item_elems = p.vectorized ? static_cast<int>(16 / sizeof(T)) : 1;
   p.items = n / p.item_elems;

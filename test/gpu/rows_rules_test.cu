@@ -158,6 +158,31 @@ TEST_CASE("rows: deterministic across calls, one-off calls, and graph capture") 
   cudaStreamDestroy(s);
 }
 
+// 16-bit matvec reads two rows a warp on long rows (M >= a quarter of the resident warps) and two rows
+// a block on split rows: against the host, with an odd M, a tail element and rows of every plan.
+template <class T>
+void check_16bit_matvec() {
+  const rows_device d = rows_reducer<default_rows_policy<T>, T>().device_facts();
+  const index_t warps = index_t{d.sm_count} * d.warps_per_sm;
+  for (const rows_shape s : {rows_shape{warps / 4 + 1, 4096, 4096, 0}, rows_shape{warps + 1, 1000, 1000, 0},
+                             rows_shape{3, (index_t{1} << 20) + 5, (index_t{1} << 20) + 8, 0}, rows_shape{64, 70001, 70008, 0},
+                             rows_shape{100, 1000, 1000, 0}, rows_shape{37, 1001, 1003, 0}}) {
+    if (!fits(s.m, s.ld)) continue;
+    const test_matrix<T> a(s.m, s.n, s.ld, next_seed());
+    const std::uint64_t x_seed = next_seed();
+    const dataset<T> x(s.n, x_seed);
+    const auto truth = host_rows_truth(a, x_seed);
+    for_each_type(type_list<default_rows_policy<T>, rows::warp_per_row, rows::blocks_per_row<>>{}, [&](auto p) {
+      check_rows<typename decltype(p)::type, op::sum>(a, truth, std::vector<int>{}, rows_job::dot, x.data());
+    });
+  }
+}
+
+TEST_CASE("rows: matvec in half and bf16 against the host, two rows at once included") {
+  check_16bit_matvec<__half>();
+  check_16bit_matvec<__nv_bfloat16>();
+}
+
 TEST_CASE("rows: matrices beyond 2^31 elements (64-bit row offsets)") {
   // Few long rows: 3 x (2^30 + 17) floats, 12.9 GB; split rows, a block per row, matvec.
   const index_t n = (index_t{1} << 30) + 17;

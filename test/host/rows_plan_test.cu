@@ -3,6 +3,9 @@
 
 #include <cstdint>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <tally/reduce_rows.cuh>
 
 using namespace tally;
@@ -16,6 +19,12 @@ constexpr index_t k = 1024;
 template <class S = rows::by_shape, class T = float>
 rows_plan plan(index_t m, index_t n, bool aligned = true, index_t ld = -1) {
   return plan_rows<S, T>(m, n, ld < 0 ? n : ld, aligned, h200);
+}
+
+// The plan of a matvec (aligned, ld = N) on the same device.
+template <class T = float, class S = rows::by_shape>
+rows_plan dot_plan(index_t m, index_t n) {
+  return plan_rows<S, T>(m, n, n, true, h200, true);
 }
 
 }  // namespace
@@ -33,7 +42,11 @@ TEST_CASE("rows plan: the benchmark shapes (float, aligned)") {
   CHECK(medium.strategy() == "warp_per_row");
   CHECK(medium.rows_in_flight == 1);
   CHECK(medium.blocks == 64 * k / 8);
-  CHECK(plan(16 * k, 4 * k).strategy() == "warp_per_row");    // M >= 132 x 64 resident warps
+  CHECK(plan(16 * k, 4 * k).strategy() == "block_per_row");   // M >= 132 x 64 resident warps, 1024 items a row
+  CHECK(plan(16 * k, 4 * k).blocks == 16 * k);
+  CHECK(plan(16 * k, 4 * k - 4).strategy() == "warp_per_row");  // 1023 items
+  CHECK(plan<rows::by_shape, double>(16 * k, 2 * k).strategy() == "block_per_row");  // 1024 items
+  CHECK(plan<rows::by_shape, __half>(16 * k, 4 * k).strategy() == "warp_per_row");   // 512 items
   CHECK(plan(4 * k, 16 * k).strategy() == "block_per_row");   // fewer rows than warps, more than span blocks
   CHECK(plan(4 * k, 16 * k).blocks == 4 * k);
   CHECK(plan(4 * k, 4 * k).strategy() == "block_per_row");                  // 1024 items a row: 4 a thread
@@ -51,6 +64,44 @@ TEST_CASE("rows plan: the benchmark shapes (float, aligned)") {
   CHECK(three.strategy() == "blocks_per_row<352>");
   CHECK(three.blocks == 1056);
   CHECK(three.workspace_bytes(sizeof(float)) == 16 + 3 * 352 * sizeof(float));
+}
+
+TEST_CASE("rows plan: matvec reads two rows at once where x's items would be read again from L2") {
+  // 16-bit long rows: two a warp, two items each.
+  CHECK(dot_plan<__half>(16 * k, 4 * k).strategy() == "warp_per_row");
+  CHECK(dot_plan<__half>(16 * k, 4 * k).rows_in_flight == 2);
+  CHECK(dot_plan<__half>(16 * k, 4 * k).blocks == 16 * k / 16);
+  CHECK(dot_plan<__nv_bfloat16>(4 * k, 4 * k).rows_in_flight == 2);  // 512 items, M >= W / 4
+  CHECK(dot_plan<__half>(64 * k, 1000).rows_in_flight == 4);         // 125 items: four rows a warp, as sums
+  CHECK(dot_plan<float>(64 * k, 1000).rows_in_flight == 1);          // 4-byte elements: one row
+  CHECK(dot_plan<double>(64 * k, 1000).rows_in_flight == 1);
+  // A block a row: one row at once while x fits 64 KB, two beyond.
+  CHECK(dot_plan<float>(16 * k, 4 * k).strategy() == "block_per_row");
+  CHECK(dot_plan<float>(4 * k, 16 * k).strategy() == "block_per_row");
+  CHECK(dot_plan<float>(4 * k, 16 * k).rows_in_flight == 1);  // x of 64 KB
+  CHECK(dot_plan<double>(4 * k, 16 * k).rows_in_flight == 2);  // 128 KB
+  CHECK(dot_plan<double>(4 * k, 16 * k).blocks == 2 * k);
+  CHECK(plan<rows::by_shape, double>(4 * k, 16 * k).rows_in_flight == 1);  // row sums: one
+  CHECK(dot_plan<double, rows::block_per_row<>>(4 * k, 16 * k).rows_in_flight == 2);
+  // Split rows: a block a span of two rows, the spans from the pairs of rows.
+  const rows_plan few = dot_plan<float>(64, k * k);
+  CHECK(few.strategy() == "blocks_per_row<33>");  // 1056 span blocks / 32 pairs
+  CHECK(few.rows_in_flight == 2);
+  CHECK(few.blocks == 32 * 33);
+  CHECK(few.tickets == 32);
+  CHECK(few.partials == 64 * 33);
+  const rows_plan three = dot_plan<float>(3, 16 * k * k);
+  CHECK(three.strategy() == "blocks_per_row<528>");
+  CHECK(three.blocks == 2 * 528);
+  CHECK(three.partials == 3 * 528);
+  CHECK(dot_plan<__half>(3, 16 * k * k).rows_in_flight == 2);  // x of 32 MB
+  CHECK(dot_plan<__half>(64, 16 * k).rows_in_flight == 1);      // 32 KB: one row, split in 16
+  CHECK(dot_plan<__half>(64, 16 * k).strategy() == "blocks_per_row<2>");
+  const rows_plan one = dot_plan<float>(1, k * k);  // one row: nothing to pair
+  CHECK(one.rows_in_flight == 1);
+  CHECK(one.strategy() == "blocks_per_row<256>");  // 2^18 items / 1024
+  CHECK(dot_plan<float, rows::blocks_per_row<>>(64, k * k).rows_in_flight == 2);
+  CHECK(plan<rows::blocks_per_row<>>(64, k * k).rows_in_flight == 1);  // the same shape's row sums
 }
 
 TEST_CASE("rows plan: short rows get one lane up to 4 items, then one per 16-byte item, two past 16 items") {
@@ -144,6 +195,9 @@ TEST_CASE("rows plan: every plan covers every row and item, within the grid limi
         check(plan<rows::blocks_per_row<>>(m, n, aligned));
         check(plan<rows::warp_per_row>(m, n, aligned));
         check(plan<rows::by_shape, double>(m, n, aligned));
+        check(plan_rows<rows::by_shape, float>(m, n, n, aligned, h200, true));
+        check(plan_rows<rows::by_shape, __half>(m, n, n, aligned, h200, true));
+        check(plan_rows<rows::blocks_per_row<>, float>(m, n, n, aligned, h200, true));
       }
 }
 
@@ -189,14 +243,16 @@ TEST_CASE("rows plan: by_shape's workspace bound covers every shape (device_redu
     std::size_t largest = 0;
     for (index_t m = 1; m <= 1 << 16; m = m * 3 + 1)
       for (index_t n : {index_t{1}, index_t{129} * 4, index_t{1000}, index_t{1} << 14, index_t{1} << 22, (index_t{1} << 26) + 5})
-        for (bool aligned : {true, false}) {
-          const rows_plan p = plan_rows<rows::by_shape, float>(m, n, n, aligned, d);
-          const std::size_t need = p.workspace_bytes(16);
-          CAPTURE(m);
-          CAPTURE(n);
-          CHECK(need <= bound);
-          largest = need > largest ? need : largest;
-        }
+        for (bool aligned : {true, false})
+          for (bool dot : {false, true}) {
+            const rows_plan p = plan_rows<rows::by_shape, float>(m, n, n, aligned, d, dot);
+            const std::size_t need = p.workspace_bytes(16);
+            CAPTURE(m);
+            CAPTURE(n);
+            CAPTURE(dot);
+            CHECK(need <= bound);
+            largest = need > largest ? need : largest;
+          }
     CHECK(largest > 0);  // some shape split its rows
   }
 }

@@ -31,10 +31,10 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
   using item_t = row_item<T, V>;
   using scalar_t = row_item<T, 1>;
   using weights_t = decltype(item_weights<item_t>(p.xform, index_t{}));
-  // Fewer lanes a row than a warp: x's items are loaded once a round with the rows' (the Rows rows of
-  // a group share them), so that the fold does not wait for them. A warp a row loads them in the
-  // fold, which measured faster there (docs/performance.md).
-  constexpr bool preload_weights = Lanes < warp_size;
+  // Fewer lanes a row than a warp, or several rows a warp: x's items are loaded once a round with
+  // the rows' (the Rows rows of a group share them), so that the fold does not wait for them. A warp
+  // on one row loads them in the fold, which measured faster there (docs/performance.md).
+  constexpr bool preload_weights = Lanes < warp_size || Rows > 1;
   const auto fold = [&](const S& acc, const item_t& a, const weights_t& w, index_t item) {
     if constexpr (preload_weights) return fold_item<Acc>(acc, a, w, item, p.xform, op);
     else return fold_item<Acc>(acc, a, item, p.xform, op);

@@ -1,21 +1,24 @@
-// block_per_row and blocks_per_row: a whole block reduces a span of one row.
+// block_per_row and blocks_per_row: a whole block reduces a span of Rows rows at once.
 //
-// The work is M * splits units, unit u = (row u / splits, split u % splits), walked grid-stride. A
-// unit's block folds items [s * items_per_split, (s + 1) * items_per_split) of its row (thread t
-// takes items begin + t, begin + t + Threads, ..., four loads in flight; row sums read them with the
-// evict-first hint), the last split also the elements after the last whole item, and the block
-// policy combines the Threads states.
+// The work is ceil(M / Rows) * splits units, unit u = (row group u / splits, split u % splits), walked
+// grid-stride. A unit's block folds items [s * items_per_split, (s + 1) * items_per_split) of the
+// group's rows (thread t takes items begin + t, begin + t + Threads, ..., Rows * Unroll loads of A in
+// flight; row sums read them with the evict-first hint; matvec loads x's items with them, once for
+// the Rows rows: loaded in the fold, ptxas issued half of a round's loads after the first products,
+// docs/performance.md), the last split also the elements after the last whole item, and the block
+// policy combines the Threads states of each row.
 //
-//   splits == 1  thread 0 writes the row's result.
-//   splits > 1   thread 0 writes the unit's partial to partials[u] and takes a ticket of the row;
-//                the block holding the row's last ticket folds the row's `splits` partials in a
-//                fixed order (thread t: partials t, t + Threads, ...; then the block policy), writes
-//                the result and resets the ticket to 0 for the next call. The order of every
-//                combination depends on the plan alone, so results are bit-identical run to run.
+//   splits == 1  thread 0 writes the rows' results.
+//   splits > 1   thread 0 writes the unit's partials to partials[r * splits + s] and takes a ticket of
+//                the group; the block holding the group's last ticket folds each row's `splits`
+//                partials in a fixed order (thread t: partials t, t + Threads, ...; then the block
+//                policy), writes the results and resets the ticket to 0 for the next call. The order
+//                of every combination depends on the plan alone, so results are bit-identical run to
+//                run.
 //
 // Barriers: the unit loop, `splits` and `last` are uniform over the block, so every thread meets
-// every __syncthreads(); the barrier after the ticket also orders the first block reduction's reads
-// of shared memory before the second one's writes, and the one ending each unit orders this unit's
+// every __syncthreads(); a barrier before each block reduction but the first orders the previous
+// one's reads of shared memory before its writes, and the one ending each unit orders this unit's
 // shared-memory use (and `last`) before the next unit's. Launch: as in rows_group_kernel.cuh.
 #pragma once
 #include <type_traits>
@@ -29,7 +32,7 @@
 namespace tally::detail {
 
 // K: the call's types (rows_call.cuh).
-template <class K, class Block, class Smem, int Threads, int Unroll, int V>
+template <class K, class Block, class Smem, int Threads, int Rows, int Unroll, int V>
 __global__ void __launch_bounds__(Threads)
     span_rows_kernel(const typename K::args p, const typename K::op op, const index_t splits, const index_t items_per_split,
                      typename K::state* partials, unsigned* tickets) {
@@ -40,52 +43,93 @@ __global__ void __launch_bounds__(Threads)
   using S = typename K::state;
   using item_t = row_item<T, V>;
   using scalar_t = row_item<T, 1>;
+  using weights_t = decltype(item_weights<item_t>(p.xform, index_t{}));
+  constexpr bool plain = std::is_same_v<typename K::xform, plain_rows>;
   auto smem = Smem::template acquire<S, Block::template slots<Threads>>();
   __shared__ bool last;
   const int tid = static_cast<int>(threadIdx.x);
-  const index_t units = p.m * splits;
+  const index_t groups = p.m / Rows + (p.m % Rows != 0);
+  const index_t units = groups * splits;
 
   for (index_t u = blockIdx.x; u < units; u += gridDim.x) {
-    const index_t r = u / splits;
-    const index_t s = u - r * splits;
-    const T* row = p.a + r * p.ld;
-    const auto* items = reinterpret_cast<const item_t*>(row);
+    const index_t g = u / splits;
+    const index_t s = u - g * splits;
+    const index_t r0 = g * Rows;
+    bool valid[Rows];
+    const item_t* items[Rows];
+    const T* row[Rows];
+    S acc[Rows];
+#pragma unroll
+    for (int k = 0; k < Rows; ++k) {
+      valid[k] = k == 0 || r0 + k < p.m;
+      row[k] = p.a + (valid[k] ? r0 + k : r0) * p.ld;
+      items[k] = reinterpret_cast<const item_t*>(row[k]);
+      acc[k] = op.template identity<Acc>();
+    }
     const index_t begin = s * items_per_split;
     const index_t end = begin + items_per_split < p.items ? begin + items_per_split : p.items;
 
-    S acc = op.template identity<Acc>();
     index_t c = begin + tid;
     for (; c + index_t{Unroll - 1} * Threads < end; c += index_t{Unroll} * Threads) {
-      item_t v[Unroll];
+      item_t v[Rows][Unroll];
+      weights_t w[Unroll];
 #pragma unroll
-      for (int k = 0; k < Unroll; ++k) {
-        if constexpr (std::is_same_v<typename K::xform, plain_rows>) v[k] = load_evict_first(items + c + k * Threads);
-        else v[k] = items[c + k * Threads];
-      }
+      for (int q = 0; q < Unroll; ++q) w[q] = item_weights<item_t>(p.xform, c + q * Threads);
 #pragma unroll
-      for (int k = 0; k < Unroll; ++k) acc = fold_item<Acc>(acc, v[k], c + k * Threads, p.xform, op);
+      for (int k = 0; k < Rows; ++k)
+#pragma unroll
+        for (int q = 0; q < Unroll; ++q) {
+          if constexpr (plain) v[k][q] = load_evict_first(items[k] + c + q * Threads);
+          else if (valid[k]) v[k][q] = items[k][c + q * Threads];
+        }
+#pragma unroll
+      for (int k = 0; k < Rows; ++k)
+#pragma unroll
+        for (int q = 0; q < Unroll; ++q)
+          if (valid[k]) acc[k] = fold_item<Acc>(acc[k], v[k][q], w[q], c + q * Threads, p.xform, op);
     }
-    for (; c < end; c += Threads) acc = fold_item<Acc>(acc, items[c], c, p.xform, op);
+    for (; c < end; c += Threads) {
+      const weights_t w = item_weights<item_t>(p.xform, c);
+#pragma unroll
+      for (int k = 0; k < Rows; ++k)
+        if (valid[k]) acc[k] = fold_item<Acc>(acc[k], items[k][c], w, c, p.xform, op);
+    }
     if (s == splits - 1)
-      for (index_t col = p.tail_begin + tid; col < p.n; col += Threads)
-        acc = fold_item<Acc>(acc, reinterpret_cast<const scalar_t*>(row)[col], col, p.xform, op);
+      for (index_t col = p.tail_begin + tid; col < p.n; col += Threads) {
+#pragma unroll
+        for (int k = 0; k < Rows; ++k)
+          if (valid[k]) acc[k] = fold_item<Acc>(acc[k], reinterpret_cast<const scalar_t*>(row[k])[col], col, p.xform, op);
+      }
 
-    acc = Block::template reduce<Threads>(acc, smem, op);
+#pragma unroll
+    for (int k = 0; k < Rows; ++k) {
+      if (k > 0) __syncthreads();  // the previous reduction's reads of smem before this one's writes
+      acc[k] = Block::template reduce<Threads>(acc[k], smem, op);
+    }
     if (splits == 1) {
-      if (tid == 0) store_words(p.out + r, op.template finalize<Out>(acc));
+      if (tid == 0) {
+#pragma unroll
+        for (int k = 0; k < Rows; ++k)
+          if (valid[k]) store_words(p.out + r0 + k, op.template finalize<Out>(acc[k]));
+      }
     } else {
       if (tid == 0) {
-        store_words(partials + u, acc);
-        last = take_last_ticket(tickets + r, static_cast<unsigned>(splits));
+#pragma unroll
+        for (int k = 0; k < Rows; ++k)
+          if (valid[k]) store_words(partials + (r0 + k) * splits + s, acc[k]);
+        last = take_last_ticket(tickets + g, static_cast<unsigned>(splits));
       }
       __syncthreads();
       if (last) {
-        S v = fold_partials<Threads>(partials + r * splits, static_cast<unsigned>(splits), op.template identity<Acc>(), op);
-        v = Block::template reduce<Threads>(v, smem, op);
-        if (tid == 0) {
-          store_words(p.out + r, op.template finalize<Out>(v));
-          tickets[r] = 0;
+#pragma unroll 1
+        for (int k = 0; k < Rows; ++k) {
+          if (!valid[k]) break;  // uniform
+          if (k > 0) __syncthreads();
+          S v = fold_partials<Threads>(partials + (r0 + k) * splits, static_cast<unsigned>(splits), op.template identity<Acc>(), op);
+          v = Block::template reduce<Threads>(v, smem, op);
+          if (tid == 0) store_words(p.out + r0 + k, op.template finalize<Out>(v));
         }
+        if (tid == 0) tickets[g] = 0;
       }
     }
     __syncthreads();

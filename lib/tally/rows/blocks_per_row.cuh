@@ -5,8 +5,10 @@
 //                                         blocks / M, 2, items) spans; each block writes a partial, and
 //                                         the last block of a row to finish combines the row's
 //                                         partials in a fixed order (deterministic)
+// A matvec's block reads two rows at once where x is longer than 64 KB (rows_at_once).
 #pragma once
 #include <atomic>
+#include <type_traits>
 
 #include <tally/detail/device_cache.hpp>
 #include <tally/detail/rows_span_kernel.cuh>
@@ -29,22 +31,39 @@ struct span_launch {
   using block = Block;
   using smem = Smem;
 
-  template <class K, int V>
+  // The kernel of Rows rows a span (four loads of A in flight a thread between them).
+  template <class K, int V, int Rows = 1>
   static constexpr auto kernel() {
-    return &tally::detail::span_rows_kernel<K, Block, Smem, Threads, tally::detail::rows_unroll, V>;
+    return &tally::detail::span_rows_kernel<K, Block, Smem, Threads, Rows, tally::detail::rows_unroll / Rows, V>;
   }
   template <class K>
   static constexpr std::size_t dynamic_smem = Smem::template dynamic_bytes<typename K::state, Block::template slots<Threads>>;
+  template <class K>
+  static constexpr bool is_dot = !std::is_same_v<typename K::xform, tally::detail::plain_rows>;
 
   template <class Call>
   static void launch(const rows_plan& p, const Call& call) {
     using K = typename Call::types;
     call.with_item_elems(p, [&](auto v) {
-      call.queue(kernel<K, decltype(v)::value>(), p, dynamic_smem<K>, p.splits, p.items_per_split, call.partials(p),
-                 call.tickets(p));
+      constexpr int V = decltype(v)::value;
+      const auto queue = [&](auto kernel) {
+        call.queue(kernel, p, dynamic_smem<K>, p.splits, p.items_per_split, call.partials(p), call.tickets(p));
+      };
+      if constexpr (is_dot<K>) {
+        if (p.rows_in_flight == 2) return queue(kernel<K, V, 2>());
+      }
+      queue(kernel<K, V>());
     });
   }
 
+  // Rows a block reads at once: two for a matvec whose x is longer than L1 keeps for an SM's blocks
+  // (64 KB: each x item then serves both rows, where every row would read it again from L2), else
+  // one. H100: float 64 x 2^20 0.99 -> 1.02 of the best baseline, double 4096 x 16384 0.95 -> 0.97;
+  // x of 64 KB and less lost 3 - 5 % (docs/performance.md).
+  template <class T>
+  static constexpr int rows_at_once(const rows_plan& p) {
+    return p.dot && p.m >= 2 && p.n * static_cast<index_t>(sizeof(T)) > 64 * 1024 ? 2 : 1;
+  }
 };
 
 }  // namespace detail
@@ -55,7 +74,7 @@ struct block_per_row : detail::span_launch<Threads, Block, Smem> {
   template <class T>
   static constexpr void plan(rows_plan& p, const rows_device&) {
     p.strategy_name = name;
-    tally::detail::plan_spans(p, Threads, 1);
+    tally::detail::plan_spans(p, Threads, 1, block_per_row::template rows_at_once<T>(p));
   }
 };
 
@@ -64,34 +83,41 @@ struct blocks_per_row : detail::span_launch<Threads, Block, Smem> {
   static constexpr const char* name = "blocks_per_row";
   template <class T>
   static constexpr void plan(rows_plan& p, const rows_device& d) {
-    index_t s = tally::detail::span_capacity(d) / p.m;
+    const int rows = spans::template rows_at_once<T>(p);
+    index_t s = tally::detail::span_capacity(d) / (p.m / rows + (p.m % rows != 0));
     if (s < 2) s = 2;
     if (s > p.row_items()) s = p.row_items();
-    plan_splits(p, s);
+    plan_splits(p, s, rows);
   }
 
   // Resident blocks per SM of the span kernel, which plan divides among the rows (the vectorized
-  // plain-sum instantiation of K stands for all: they differ by a few registers); the occupancy
-  // API answers for the current device. block_per_row has none: its plan needs no occupancy.
+  // instantiation of K stands for all: they differ by a few registers; for a matvec, the kernel of
+  // two rows, which holds the most: 4 blocks of 256 an SM where row sums have 8, float on sm_90);
+  // the occupancy API answers for the current device. block_per_row has none: its plan needs no
+  // occupancy.
   template <class K>
   static int blocks_per_sm(int device) {
-    using spans = detail::span_launch<Threads, Block, Smem>;
     static std::atomic<int> cache[tally::detail::max_devices] = {};
     return tally::detail::cached_per_device(cache, device, [](int) {
+      constexpr int rows = spans::template is_dot<K> ? 2 : 1;
       int blocks = 0;
-      tally::detail::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, spans::template kernel<K, K::vector_elems>(),
-                                                                              Threads, spans::template dynamic_smem<K>),
-                                "tally::reduce_rows", "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      tally::detail::check_cuda(
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, spans::template kernel<K, K::vector_elems, rows>(), Threads,
+                                                        spans::template dynamic_smem<K>),
+          "tally::reduce_rows", "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       return blocks > 0 ? blocks : 1;
     });
   }
 
-  // The plan for s spans a row (by_shape decides s itself).
-  static constexpr void plan_splits(rows_plan& p, index_t s) {
-    tally::detail::plan_spans(p, Threads, s);
+  // The plan for s spans a row of `rows` rows a block (by_shape decides both itself).
+  static constexpr void plan_splits(rows_plan& p, index_t s, int rows = 1) {
+    tally::detail::plan_spans(p, Threads, s, rows);
     p.strategy_name = p.splits > 1 ? name : block_per_row<Threads, Block, Smem>::name;
     p.strategy_param = p.splits > 1 ? p.splits : 0;
   }
+
+ private:
+  using spans = detail::span_launch<Threads, Block, Smem>;
 };
 
 }  // namespace tally::rows

@@ -10,13 +10,20 @@
 //                            Not vectorized (the fallback), only 8 lanes (N <= 8) or 32: fewer kernels
 //                            to compile for a path that is not the fast one anyway
 //   row_items <= 128         warp_per_row, 4 rows in flight
-//   longer rows, M >= W      warp_per_row, 1 row per warp, 4 items in flight per lane
+//   rows of < 1024 items,    warp_per_row, 1 row per warp, 4 items in flight per lane (a 16-bit matvec:
+//   M >= W                   2 rows, 2 items each; group_per_row.cuh)
 //   rows of < 1024 items,    warp_per_row too: a block a row would give its threads fewer items than
 //   M >= W / 4               they keep in flight (256 x 4), and a quarter of the resident warps, each
 //                            with 4 x 16 bytes a lane in flight, keep memory busy (4096 x 4096 halves
 //                            read from L2: 11.6 us a block a row, 5.9 us a warp a row, H100)
-//   longer rows, M < W       blocks_per_row with S = min(C / M, row_items / 1024) splits if S >= 2 (one
-//                            wave of equal spans, each at least 1024 items = 16 KB), else block_per_row
+//   rows of >= 1024 items,   block_per_row: many small blocks, so that the last wave ends evenly (H100,
+//   M >= W                   16384 x 4096: float and double sums 0.995 / 0.989 -> 1.02 of the best
+//                            baseline a warp a row -> a block a row, matvec 0.99 / 0.98 -> 1.02 / 1.01)
+//   longer rows, M < W       blocks_per_row with S = min(C / M', row_items / 1024) splits if S >= 2 (one
+//                            wave of equal spans, each at least 1024 items = 16 KB), else block_per_row;
+//                            a matvec with x beyond 64 KB reads two rows a block (M' = M / 2 rounded
+//                            up; else M' = M), and C counts its kernel's blocks
+//                            (blocks_per_row.cuh: rows_at_once)
 // docs/performance.md has the measurements behind each threshold.
 #pragma once
 #include <tally/rows/blocks_per_row.cuh>
@@ -46,17 +53,19 @@ struct by_shape {
   static constexpr void plan(rows_plan& p, const rows_device& d) {
     const index_t row_items = p.row_items();
     const index_t resident_warps = index_t{d.sm_count} * d.warps_per_sm;
+    const bool block_rows = row_items >= min_split_items;  // a warp would keep 32 items a lane or more
     if (row_items <= short_row_items) {
       const int lanes = pow2_at_least(row_items);
       const int vector_lanes = row_items <= thread_row_items ? 1 : lanes < short_row_lanes ? lanes : short_row_lanes;
-      detail::plan_group_per_row(p, p.vectorized ? vector_lanes : lanes <= 8 ? 8 : 32, threads);
-    } else if (row_items <= long_row_items || p.m >= resident_warps ||
+      detail::plan_group_per_row<T>(p, p.vectorized ? vector_lanes : lanes <= 8 ? 8 : 32, threads);
+    } else if (row_items <= long_row_items || (p.m >= resident_warps && !block_rows) ||
                (row_items < index_t{threads} * tally::detail::rows_unroll && 4 * p.m >= resident_warps)) {
-      detail::plan_group_per_row(p, 32, threads);
+      detail::plan_group_per_row<T>(p, 32, threads);
     } else {
-      index_t s = tally::detail::span_capacity(d) / p.m;
+      const int rows = spans::template rows_at_once<T>(p);
+      index_t s = p.m >= resident_warps ? 1 : tally::detail::span_capacity(d) / (p.m / rows + (p.m % rows != 0));
       if (s > row_items / min_split_items) s = row_items / min_split_items;
-      spans::plan_splits(p, s >= 2 ? s : 1);
+      spans::plan_splits(p, s >= 2 ? s : 1, rows);
     }
   }
 
@@ -85,11 +94,12 @@ struct by_shape {
   static int blocks_per_sm(int device) { return spans::template blocks_per_sm<K>(device); }
 
   // The most workspace a plan asks for on device d, at any shape: rows are split only while M is
-  // below the resident warps, and into at most C / M spans (tickets for M rows, M x S <= C
-  // partials). tally.hpp's device_reducer sizes its workspace with it, once.
+  // below the resident warps, and into at most C / M' spans (tickets for M' <= M groups of rows,
+  // M x S <= 2 C partials: a matvec's M' is M / 2 rounded up, and its C, from the matvec kernel, is
+  // no larger than the row sum's). tally.hpp's device_reducer sizes its workspace with it, once.
   static constexpr std::size_t workspace_bound(const rows_device& d, std::size_t state_bytes) {
     const std::size_t warps = static_cast<std::size_t>(d.sm_count) * static_cast<std::size_t>(d.warps_per_sm);
-    return (warps * sizeof(unsigned) + 15) / 16 * 16 + static_cast<std::size_t>(tally::detail::span_capacity(d)) * state_bytes;
+    return (warps * sizeof(unsigned) + 15) / 16 * 16 + 2 * static_cast<std::size_t>(tally::detail::span_capacity(d)) * state_bytes;
   }
 
 };

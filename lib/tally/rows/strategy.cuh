@@ -13,8 +13,9 @@
 //                            call.with_item_elems(p, f), call.tickets(p), call.partials(p))
 // Optional:
 //   blocks_per_sm<K>(device) static, host: resident blocks per SM of its kernel for the call types K,
-//                            which plan then reads as device.blocks_per_sm (rows_reducer asks once
-//                            per device)
+//                            which plan then reads as device.blocks_per_sm (rows_reducer asks for the
+//                            row sum's types once per device, and for matvec's (K::xform a
+//                            dot_rows) when it plans a matvec; plan sees p.dot then)
 // Its kernels: every row r in [0, M) gets op over its columns of lift(xform(A[r][j]), j) written to
 // out[r] by finalize, exactly once; A is never written; tickets are left 0 and partials are written
 // before they are read; with K::launch::programmatic, launch::wait_for_previous_grid() comes before
