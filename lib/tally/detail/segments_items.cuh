@@ -11,14 +11,17 @@
 
 namespace tally::detail {
 
-// An element source: at(j)[k] loads what element j + k needs (raw; a cursor, so that a thread's
-// loads at k = 0, Threads, 2 * Threads ... share one address and immediate offsets), and
-// finish(raw) gives the element (CSR: the gather of x). end_rounds: rounds of end candidates
-// (Threads each) a tile prefetches with its elements, as many as the registers left allow (four
-// cover tiles whose segments average Items / 4 elements or more without waiting for a load).
+// An element source: at(j)[k] loads what element j + k needs first (raw; a cursor, so that a
+// thread's loads at k = 0, Threads, 2 * Threads ... share one address and immediate offsets), and
+// finish(raw, j) gives element j from it (CSR: raw is the column; finish loads the value and gathers
+// x). The kernel loads a tile's raw parts while it walks the tile before and finishes them when the
+// tile starts, so that the walk never waits for a gather, which waits for its column.
+// end_rounds: rounds of end candidates (Threads each) a tile prefetches with its elements, as many
+// as the registers left allow (four cover tiles whose segments average Items / 4 elements or more
+// without waiting for a load).
 // row_shares: shares of one segment length may be read as rows (segments_row_share.cuh).
-// gathers_x: every element gathers from a second array (CSR's x); the kernel then asks for fewer
-// registers where elements take 8 bytes, so that a third block fits (segments_min_blocks).
+// gathers_x: every element gathers from a second array (CSR's x); the kernel then asks for 80
+// registers a thread, 3 blocks of 256 an SM (segments_min_blocks).
 // end_weight: what an end (closing a segment, writing its result) costs in elements when the grid
 // is cut into equal shares: 32 where an element is one load, 8 for CSR, whose elements cost three
 // loads and a gather (with 8 for sums, shares rich in short segments finished last:
@@ -38,9 +41,12 @@ struct plain_elements {
     TALLY_DEVICE T operator[](int k) const { return p[k]; }
   };
   TALLY_DEVICE cursor at(index_t j) const { return {in + j}; }
-  TALLY_DEVICE T finish(const T& r) const { return r; }
+  TALLY_DEVICE T finish(const T& r, index_t) const { return r; }
 };
 
+// CSR: the columns and values are read once, with the evict-first hint (ld.global.cs), so that they
+// do not push x out of L2, which every gather reads (H100: power-law and short rows +3 - 16 %,
+// docs/segments.md).
 template <class T, class Col, class Acc>
 struct csr_elements {
   using value = Acc;
@@ -49,21 +55,17 @@ struct csr_elements {
   static constexpr bool row_shares = false;  // staging holds the values, not the columns and x gathers
   static constexpr bool gathers_x = true;
   static constexpr index_t end_weight = 8;
-  struct raw {
-    T value;
-    Col col;
-  };
+  using raw = Col;
   const T* values;
   const Col* cols;
   const T* x;
   struct cursor {
-    const T* v;
     const Col* c;
-    TALLY_DEVICE raw operator[](int k) const { return {v[k], c[k]}; }
+    TALLY_DEVICE Col operator[](int k) const { return __ldcs(c + k); }
   };
-  TALLY_DEVICE cursor at(index_t j) const { return {values + j, cols + j}; }
-  TALLY_DEVICE Acc finish(const raw& r) const {
-    return static_cast<Acc>(r.value) * static_cast<Acc>(x[static_cast<index_t>(r.col)]);
+  TALLY_DEVICE cursor at(index_t j) const { return {cols + j}; }
+  TALLY_DEVICE Acc finish(const Col& col, index_t j) const {
+    return static_cast<Acc>(__ldcs(values + j)) * static_cast<Acc>(x[static_cast<index_t>(col)]);
   }
 };
 
@@ -86,7 +88,7 @@ struct gathered_elements {
     TALLY_DEVICE T operator[](int) const { return T{}; }
   };
   TALLY_DEVICE cursor at(index_t) const { return {}; }  // unused: gathered elements load in the walk
-  TALLY_DEVICE T finish(const T& r) const { return r; }
+  TALLY_DEVICE T finish(const T& r, index_t) const { return r; }
 };
 
 // The length of begin/end segment s, 0 where end < begin: the virtual offsets' increments.

@@ -13,7 +13,8 @@
 // (segments_row_share.cuh, with RowShares; staged in the tile arrays). Any other share the block
 // walks from one point to the other in tiles of D = Threads * Items items:
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
-//      next tile's while this one is walked) and the block counts the tile's ends k, the first
+//      next tile's while this one is walked: CSR's columns, whose values and x gathers go out when
+//      the tile starts, segments_items.cuh) and the block counts the tile's ends k, the first
 //      end_rounds * Threads candidates (prefetched with the elements) with one barrier; m = D - k
 //      elements remain;
 //   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
@@ -145,13 +146,14 @@ TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
 // Blocks an SM the kernel asks registers for, so that the lane groups' and row shares' code does not
 // cost a block: 64 registers a thread where elements and states fit 4 bytes (80 without the bound),
 // 85 for 4-byte elements with states of up to 16 bytes (arg_min / arg_max: 91 without), 128 for
-// 8-byte elements (2 blocks of 256: up to 164 without) but 80 for 8-byte CSR products (3 blocks of
-// 256, no spill: a third block keeps more x gathers in flight, docs/segments.md); none for binned
-// sums, which would spill.
+// 8-byte elements (2 blocks of 256: up to 164 without); 80 for CSR products (3 blocks of 256: a third
+// block keeps more x gathers in flight, and float's prefetched columns spill at 64, docs/segments.md);
+// none for binned sums, which would spill.
 template <class K, int Threads>
 inline constexpr int segments_min_blocks =
     sizeof(typename K::state) > 16    ? 1
-    : sizeof(typename K::element) > 4 ? 65536 / (Threads * (K::elements::gathers_x ? 80 : 128))
+    : K::elements::gathers_x          ? 65536 / (Threads * 80)
+    : sizeof(typename K::element) > 4 ? 65536 / (Threads * 128)
     : sizeof(typename K::state) <= 4  ? 65536 / (Threads * 64)
                                       : 65536 / (Threads * 85);
 
@@ -214,7 +216,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   // registers while this tile is walked. The offsets stay raw until the tile starts: arithmetic on
   // them here would wait for the load.
   constexpr int prefetched_rounds = K::elements::end_rounds;
-  E v[Items];
+  using Raw = typename K::elements::raw;
+  Raw next[Items];
   Off next_ends[prefetched_rounds];
   const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
     const int fz = static_cast<int>(lesser(D, d1 - fd));
@@ -224,7 +227,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     const auto src = p.elements.at(base + fj + t);
     if constexpr (!K::elements::gathered) {
 #pragma unroll
-      for (int q = 0; q < Items; ++q) v[q] = t + q * Threads < favail ? p.elements.finish(src[q * Threads]) : E{};
+      for (int q = 0; q < Items; ++q) next[q] = t + q * Threads < favail ? src[q * Threads] : Raw{};
     }
     const int fc = static_cast<int>(lesser(fz, p.segments - fi));  // candidates that exist
     const Off* const fo = p.offsets + fi + 1 + t;
@@ -256,6 +259,17 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     for (index_t d = d0; d < d1;) {
       const int z = static_cast<int>(lesser(D, d1 - d));  // items in this tile
       const int avail = static_cast<int>(lesser(z, n - j));
+
+      // The tile's elements, finished from the raw parts the walk before loaded (CSR: the values'
+      // loads and x's gathers, which needed the columns, go out here together and meet the end count).
+      E v[Items];
+      if constexpr (!K::elements::gathered) {
+#pragma unroll
+        for (int q = 0; q < Items; ++q) {
+          if constexpr (std::is_same_v<Raw, E>) v[q] = next[q];
+          else v[q] = t + q * Threads < avail ? p.elements.finish(next[q], base + j + t + q * Threads) : E{};
+        }
+      }
 
       // The tile's ends: end i + r is in it when its position r + e is below z (e: its element
       // position in the tile). The prefetched candidates are counted with one barrier; a tile with more

@@ -82,7 +82,7 @@ TALLY_DEVICE typename K::state fold_by_block(const typename K::args& p, const ty
   if (from >= to) return acc;  // uniform
 #pragma unroll 1  // a few elements a thread: the head and tail are shorter than a segment
   for (index_t q = from + static_cast<index_t>(threadIdx.x); q < to; q += Threads)
-    acc = op(acc, op.template lift<Acc>(p.elements.finish(p.elements.at(q)[0]), q - start));
+    acc = op(acc, op.template lift<Acc>(p.elements.finish(p.elements.at(q)[0], q), q - start));
   __syncthreads();  // slots may still be read by an earlier scan
   return block_carry<Threads>(false, acc, op.template identity<Acc>(), op, slots).total;
 }
