@@ -95,8 +95,9 @@ struct by_shape {
 
   // The most workspace a plan asks for on device d, at any shape: rows are split only while M is
   // below the resident warps, and into at most C / M' spans (tickets for M' <= M groups of rows,
-  // M x S <= 2 C partials: a matvec's M' is M / 2 rounded up, and its C, from the matvec kernel, is
-  // no larger than the row sum's). tally.hpp's device_reducer sizes its workspace with it, once.
+  // M x S <= 2 C partials, a matvec's M' being M / 2 rounded up). d is the row sums' facts, or
+  // matvec's (dot_device_facts) for matvec's bound. tally.hpp's device_reducer sizes its workspace
+  // with it, once.
   static constexpr std::size_t workspace_bound(const rows_device& d, std::size_t state_bytes) {
     const std::size_t warps = static_cast<std::size_t>(d.sm_count) * static_cast<std::size_t>(d.warps_per_sm);
     return (warps * sizeof(unsigned) + 15) / 16 * 16 + 2 * static_cast<std::size_t>(tally::detail::span_capacity(d)) * state_bytes;
