@@ -35,8 +35,12 @@ template <class T>
 struct device_array {
   T* p = nullptr;
   explicit device_array(std::size_t n) { CHECK_CUDA(cudaMalloc(&p, (n > 0 ? n : 1) * sizeof(T))); }
+  // A copy from pageable memory may return before its DMA lands (the CUDA runtime's synchronization
+  // rules): work on the legacy stream waits for it, the world's non-blocking streams do not. Without
+  // the wait, a rank's reduction read a part still being copied, beside a GPU load (docs/nccl.md).
   device_array(const std::vector<T>& h) : device_array(h.size()) {
     CHECK_CUDA(cudaMemcpy(p, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaDeviceSynchronize());
   }
   ~device_array() { cudaFree(p); }
   device_array(const device_array&) = delete;
