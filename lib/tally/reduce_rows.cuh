@@ -123,14 +123,14 @@ class rows_reducer {
   // multiplies), whatever the pointers' alignment.
   std::size_t workspace_bytes(index_t m, index_t n, index_t ld) const {
     std::size_t most = 0;
-    for (const bool aligned : {false, true}) {
-      const std::size_t b = need(plan_rows<strategy, T>(m, n, ld, aligned, facts_)).total;
-      most = b > most ? b : most;
-      if constexpr (detail::is_detected<detail::product_t, accum_type>) {
-        const std::size_t d = need(plan_rows<strategy, T>(m, n, ld, aligned, dot_device_facts(), true)).total;
-        most = d > most ? d : most;
+    const auto take = [&](const rows_device& d, bool dot) {
+      for (const bool aligned : {false, true}) {
+        const std::size_t b = need(plan_rows<strategy, T>(m, n, ld, aligned, d, dot)).total;
+        most = b > most ? b : most;
       }
-    }
+    };
+    take(facts_, false);
+    if constexpr (detail::is_detected<detail::product_t, accum_type>) take(dot_device_facts(), true);
     return most;
   }
 

@@ -43,7 +43,7 @@ struct rows_plan {
   int rows_in_flight = 0;      // rows a group of lanes, or a block of a span plan, reads at once
   index_t splits = 1;          // blocks per row
   index_t items_per_split = 0;
-  index_t tickets = 0;         // unsigned ticket counters, one per split row
+  index_t tickets = 0;         // unsigned ticket counters, one per group of split rows
   index_t partials = 0;        // partial states
 
   index_t row_items() const { return items + (tail_begin < n ? 1 : 0); }
@@ -67,6 +67,9 @@ inline constexpr int rows_unroll = 4;  // loads in flight per lane
 
 constexpr index_t grid_of(index_t work) { return work < grid::max_blocks ? work : grid::max_blocks; }
 
+// Groups of `rows` rows that M rows make (the last one may be partial).
+constexpr index_t row_groups(index_t m, int rows) { return m / rows + (m % rows != 0); }
+
 // Blocks that each reduce one span of `rows` rows at once (1, or 2 for split matvec rows):
 // `splits` spans a row (clamped to [1, items]); split rows take a ticket per group of rows and a
 // partial per row and span.
@@ -79,7 +82,7 @@ constexpr void plan_spans(rows_plan& p, int threads, index_t splits, int rows = 
   // Rounding the span up may leave the last splits empty: drop them (the last split also reads
   // the row's tail elements, so at least one split remains).
   if (p.items_per_split > 0) p.splits = p.items / p.items_per_split + (p.items % p.items_per_split != 0);
-  const index_t groups = p.m / rows + (p.m % rows != 0);
+  const index_t groups = row_groups(p.m, rows);
   p.blocks = grid_of(groups * p.splits);
   p.tickets = p.splits > 1 ? groups : 0;
   p.partials = p.splits > 1 ? p.m * p.splits : 0;

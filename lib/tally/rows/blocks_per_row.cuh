@@ -84,7 +84,7 @@ struct blocks_per_row : detail::span_launch<Threads, Block, Smem> {
   template <class T>
   static constexpr void plan(rows_plan& p, const rows_device& d) {
     const int rows = spans::template rows_at_once<T>(p);
-    index_t s = tally::detail::span_capacity(d) / (p.m / rows + (p.m % rows != 0));
+    index_t s = tally::detail::span_capacity(d) / tally::detail::row_groups(p.m, rows);
     if (s < 2) s = 2;
     if (s > p.row_items()) s = p.row_items();
     plan_splits(p, s, rows);

@@ -63,7 +63,7 @@ struct by_shape {
       detail::plan_group_per_row<T>(p, 32, threads);
     } else {
       const int rows = spans::template rows_at_once<T>(p);
-      index_t s = p.m >= resident_warps ? 1 : tally::detail::span_capacity(d) / (p.m / rows + (p.m % rows != 0));
+      index_t s = p.m >= resident_warps ? 1 : tally::detail::span_capacity(d) / tally::detail::row_groups(p.m, rows);
       if (s > row_items / min_split_items) s = row_items / min_split_items;
       spans::plan_splits(p, s >= 2 ? s : 1, rows);
     }
