@@ -96,6 +96,7 @@ class rows_reducer {
     const int device = workspace_.device();
     facts_.sm_count = detail::sm_count(device, where);
     facts_.warps_per_sm = detail::warps_per_sm(device, where);
+    facts_.l2_bytes = detail::l2_bytes(device, where);
     facts_.blocks_per_sm = rows::blocks_per_sm<strategy, types<state_type, detail::plain_rows>>(device);
     programmatic_ = detail::programmatic_launch(launch_policy::programmatic, device, where);
   }

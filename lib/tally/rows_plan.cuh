@@ -23,6 +23,7 @@ struct rows_device {
   int warps_per_sm = 64;   // max resident threads per SM / 32
   int blocks_per_sm = 1;   // resident blocks per SM of the strategy's own kernel (its blocks_per_sm; for a matvec
                            // plan, of its matvec kernel), or 1
+  index_t l2_bytes = 0;    // the L2 cache (0: unknown)
 };
 
 struct rows_plan {
@@ -45,6 +46,7 @@ struct rows_plan {
   index_t items_per_split = 0;
   index_t tickets = 0;         // unsigned ticket counters, one per group of split rows
   index_t partials = 0;        // partial states
+  bool stream_a = false;       // a span matvec reads A with the evict-first hint (x stays in L2)
 
   index_t row_items() const { return items + (tail_begin < n ? 1 : 0); }
   bool launches() const { return blocks > 0; }
@@ -95,6 +97,16 @@ constexpr void plan_groups(rows_plan& p, int lanes, int threads, int rows_in_fli
   p.rows_in_flight = rows_in_flight;
   const index_t tile_rows = index_t{rows_in_flight} * (threads / lanes);
   p.blocks = grid_of(p.m / tile_rows + (p.m % tile_rows != 0));
+}
+
+// Split matvec rows read x's spans from L2, each by every row's block. Where x fits a quarter of L2,
+// A read with the evict-first hint leaves x there: H100, 64 x 2^20 +2 - 3 % in every type. With x
+// larger than L2 (3 x 2^24) float and double lost 8 - 9 %, and blocks of whole rows lost up to 6 %
+// in float and half (docs/performance.md). Two rows a block only: the kernel measured.
+template <class T>
+constexpr bool stream_a(const rows_plan& p, const rows_device& d) {
+  return p.dot && p.splits > 1 && p.rows_in_flight == 2 && d.l2_bytes > 0 &&
+         p.n * static_cast<index_t>(sizeof(T)) <= d.l2_bytes / 4;
 }
 
 constexpr index_t span_capacity(const rows_device& d) {

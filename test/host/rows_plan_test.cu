@@ -104,6 +104,25 @@ TEST_CASE("rows plan: matvec reads two rows at once where x's items would be rea
   CHECK(plan<rows::blocks_per_row<>>(64, k * k).rows_in_flight == 1);  // the same shape's row sums
 }
 
+TEST_CASE("rows plan: split matvec rows read A with the evict-first hint where x fits a quarter of L2") {
+  constexpr rows_device h100{132, 64, 8, 50 * k * k};  // 50 MB of L2
+  const auto on_h100 = [&](auto type, index_t m, index_t n, bool dot = true) {
+    return plan_rows<rows::by_shape, decltype(type)>(m, n, n, true, h100, dot);
+  };
+  CHECK(on_h100(float{}, 64, k * k).stream_a);   // x of 4 MB, two rows a span block
+  CHECK(on_h100(double{}, 64, k * k).stream_a);  // 8 MB
+  CHECK(on_h100(__half{}, 64, k * k).stream_a);  // 2 MB
+  CHECK(on_h100(double{}, 64, 12800 * k / 8).stream_a);       // 12.5 MB: a quarter of L2
+  CHECK(!on_h100(double{}, 64, 12800 * k / 8 + 2).stream_a);  // just past it
+  CHECK(!on_h100(float{}, 3, 16 * k * k).stream_a);   // 64 MB
+  CHECK(!on_h100(__half{}, 3, 16 * k * k).stream_a);  // 32 MB
+  CHECK(!on_h100(double{}, 4 * k, 16 * k).stream_a);  // a block a pair of whole rows
+  CHECK(!on_h100(__half{}, 64, 16 * k).stream_a);     // one row a span block
+  CHECK(!on_h100(float{}, 64, k * k, false).stream_a);  // row sums
+  CHECK(plan_rows<rows::blocks_per_row<>, float>(64, k * k, k * k, true, h100, true).stream_a);
+  CHECK(!dot_plan<float>(64, k * k).stream_a);  // L2's size unknown
+}
+
 TEST_CASE("rows plan: short rows get one lane up to 4 items, then one per 16-byte item, two past 16 items") {
   CHECK(plan(1000, 1).strategy() == "thread_per_row");
   CHECK(plan(1000, 4).strategy() == "thread_per_row");

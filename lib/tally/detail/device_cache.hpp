@@ -41,6 +41,15 @@ inline int sm_count(int device, const char* where) {
   });
 }
 
+inline int l2_bytes(int device, const char* where) {
+  static std::atomic<int> cache[max_devices] = {};
+  return cached_per_device(cache, device, [where](int d) {
+    int v = 0;
+    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, d), where, "cudaDeviceGetAttribute");
+    return v;
+  });
+}
+
 inline int max_threads_per_sm(int device, const char* where) {
   static std::atomic<int> cache[max_devices] = {};
   return cached_per_device(cache, device, [where](int d) {

@@ -3,7 +3,8 @@
 // The work is ceil(M / Rows) * splits units, unit u = (row group u / splits, split u % splits), walked
 // grid-stride. A unit's block folds items [s * items_per_split, (s + 1) * items_per_split) of the
 // group's rows (thread t takes items begin + t, begin + t + Threads, ..., Rows * Unroll loads of A in
-// flight; row sums read them with the evict-first hint; matvec loads x's items with them, once for
+// flight; row sums read them with the evict-first hint, and matvec where its plan says so (StreamA,
+// rows_plan.cuh's stream_a); matvec loads x's items with them, once for
 // the Rows rows: loaded in the fold, ptxas issued half of a round's loads after the first products,
 // docs/performance.md), the last split also the elements after the last whole item, and the block
 // policy combines the Threads states of each row.
@@ -32,7 +33,7 @@
 namespace tally::detail {
 
 // K: the call's types (rows_call.cuh).
-template <class K, class Block, class Smem, int Threads, int Rows, int Unroll, int V>
+template <class K, class Block, class Smem, int Threads, int Rows, int Unroll, int V, bool StreamA = false>
 __global__ void __launch_bounds__(Threads)
     span_rows_kernel(const typename K::args p, const typename K::op op, const index_t splits, const index_t items_per_split,
                      typename K::state* partials, unsigned* tickets) {
@@ -79,8 +80,11 @@ __global__ void __launch_bounds__(Threads)
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int q = 0; q < Unroll; ++q) {
-          if constexpr (plain) v[k][q] = load_evict_first(items[k] + c + q * Threads);
-          else if (valid[k]) v[k][q] = items[k][c + q * Threads];
+          if constexpr (plain || StreamA) {
+            if (plain || valid[k]) v[k][q] = load_evict_first(items[k] + c + q * Threads);
+          } else if (valid[k]) {
+            v[k][q] = items[k][c + q * Threads];
+          }
         }
 #pragma unroll
       for (int k = 0; k < Rows; ++k)

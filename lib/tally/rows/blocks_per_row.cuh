@@ -31,10 +31,11 @@ struct span_launch {
   using block = Block;
   using smem = Smem;
 
-  // The kernel of Rows rows a span (four loads of A in flight a thread between them).
-  template <class K, int V, int Rows = 1>
+  // The kernel of Rows rows a span (four loads of A in flight a thread between them); StreamA: A read
+  // with the evict-first hint.
+  template <class K, int V, int Rows = 1, bool StreamA = false>
   static constexpr auto kernel() {
-    return &tally::detail::span_rows_kernel<K, Block, Smem, Threads, Rows, tally::detail::rows_unroll / Rows, V>;
+    return &tally::detail::span_rows_kernel<K, Block, Smem, Threads, Rows, tally::detail::rows_unroll / Rows, V, StreamA>;
   }
   template <class K>
   static constexpr std::size_t dynamic_smem = Smem::template dynamic_bytes<typename K::state, Block::template slots<Threads>>;
@@ -50,7 +51,7 @@ struct span_launch {
         call.queue(kernel, p, dynamic_smem<K>, p.splits, p.items_per_split, call.partials(p), call.tickets(p));
       };
       if constexpr (is_dot<K>) {
-        if (p.rows_in_flight == 2) return queue(kernel<K, V, 2>());
+        if (p.rows_in_flight == 2) return p.stream_a ? queue(kernel<K, V, 2, true>()) : queue(kernel<K, V, 2>());
       }
       queue(kernel<K, V>());
     });
@@ -88,6 +89,7 @@ struct blocks_per_row : detail::span_launch<Threads, Block, Smem> {
     if (s < 2) s = 2;
     if (s > p.row_items()) s = p.row_items();
     plan_splits(p, s, rows);
+    p.stream_a = tally::detail::stream_a<T>(p, d);
   }
 
   // Resident blocks per SM of the span kernel, which plan divides among the rows (the vectorized
