@@ -32,40 +32,26 @@ int cached_per_device(std::atomic<int> (&cache)[max_devices], int device, Comput
   return v;
 }
 
+// A device attribute, cached per device (one cache an attribute).
+template <cudaDeviceAttr Attr>
+int device_attribute(int device, const char* where) {
+  static std::atomic<int> cache[max_devices] = {};
+  return cached_per_device(cache, device, [where](int d) {
+    int v = 0;
+    check_cuda(cudaDeviceGetAttribute(&v, Attr, d), where, "cudaDeviceGetAttribute");
+    return v;
+  });
+}
+
 inline int sm_count(int device, const char* where) {
-  static std::atomic<int> cache[max_devices] = {};
-  return cached_per_device(cache, device, [where](int d) {
-    int v = 0;
-    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, d), where, "cudaDeviceGetAttribute");
-    return v;
-  });
+  return device_attribute<cudaDevAttrMultiProcessorCount>(device, where);
 }
-
-inline int l2_bytes(int device, const char* where) {
-  static std::atomic<int> cache[max_devices] = {};
-  return cached_per_device(cache, device, [where](int d) {
-    int v = 0;
-    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, d), where, "cudaDeviceGetAttribute");
-    return v;
-  });
-}
-
+inline int l2_bytes(int device, const char* where) { return device_attribute<cudaDevAttrL2CacheSize>(device, where); }
 inline int max_threads_per_sm(int device, const char* where) {
-  static std::atomic<int> cache[max_devices] = {};
-  return cached_per_device(cache, device, [where](int d) {
-    int v = 0;
-    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, d), where, "cudaDeviceGetAttribute");
-    return v;
-  });
+  return device_attribute<cudaDevAttrMaxThreadsPerMultiProcessor>(device, where);
 }
-
 inline int compute_capability_major(int device, const char* where) {
-  static std::atomic<int> cache[max_devices] = {};
-  return cached_per_device(cache, device, [where](int d) {
-    int v = 0;
-    check_cuda(cudaDeviceGetAttribute(&v, cudaDevAttrComputeCapabilityMajor, d), where, "cudaDeviceGetAttribute");
-    return v;
-  });
+  return device_attribute<cudaDevAttrComputeCapabilityMajor>(device, where);
 }
 
 // Whether a launch policy that asks for PDL (`asks`) gets it on `device`: compute capability 9.0 and up.
