@@ -40,7 +40,8 @@ struct dot_rows {
 
 // An item of a row read once, with the evict-first hint (ld.global.cs): row sums of the span kernels
 // read 0.5 - 6 % faster on an H200 with it; matvecs, whose x is read by every row, gained on some
-// shapes and lost up to 13 % on others, so they load plainly (docs/performance.md).
+// shapes and lost up to 13 % on others, so they load plainly but for split rows whose x fits a
+// quarter of L2 (rows_plan.cuh's stream_a; docs/performance.md).
 template <class Item>
 TALLY_DEVICE Item load_evict_first(const Item* p) {
   // One load of the item's width (16-byte items stay one LDG.128).
