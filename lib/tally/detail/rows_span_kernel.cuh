@@ -80,11 +80,8 @@ __global__ void __launch_bounds__(Threads)
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int q = 0; q < Unroll; ++q) {
-          if constexpr (plain || StreamA) {
-            if (plain || valid[k]) v[k][q] = load_evict_first(items[k] + c + q * Threads);
-          } else if (valid[k]) {
-            v[k][q] = items[k][c + q * Threads];
-          }
+          if constexpr (plain) v[k][q] = load_evict_first(items[k] + c + q * Threads);
+          else if (valid[k]) v[k][q] = StreamA ? load_evict_first(items[k] + c + q * Threads) : items[k][c + q * Threads];
         }
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
