@@ -2,7 +2,10 @@
 // segments cross many tiles and blocks), the checked form's errors with the output untouched,
 // offsets that break the unchecked precondition, graph capture, determinism, the one-off calls, a
 // segment longer than 2^31 and more than 2^31 elements in all, the begin / end form, row shares,
-// lane groups, and long segments over many tiles and shares from every 16-byte phase.
+// lane groups, long segments over many tiles and shares from every 16-byte phase, and the begin /
+// end form's shares folded by warps.
+#include <algorithm>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -186,7 +189,7 @@ void check_ranges(const dataset<float>& data, const std::vector<index_t>& b, con
     bool ok;
     if constexpr (std::is_same_v<Op, op::sum>) {
       ok = std::fabs(static_cast<long double>(got[s]) - truth[s].sum) <=
-           segment_additions(len, P::threads, P::items) * unit_roundoff<float>() * truth[s].abs_sum;
+           begin_end_additions(len, P::threads, P::items) * unit_roundoff<float>() * truth[s].abs_sum;
     } else {
       ok = len == 0 ? got[s].index == -1 : got[s].value == truth[s].max && got[s].index == truth[s].arg_max;
     }
@@ -219,16 +222,18 @@ TEST_CASE("segments: begin / end offsets (not contiguous, overlapping, out of or
   check_ranges<segments_policy<32, 1>, op::sum, index_t, float>(data, b, e, truth);
   check_ranges<segments_policy<64, 3>, op::arg_max, int, arg<float>>(data, b, e, truth);
 
-  // Contiguous segments given as begin / end take the same merge path: the same bits as the offsets form.
+  // Contiguous segments given as begin / end; the same bits call after call.
   const segment_layout l = mixed(3000);
   const dataset<float> d2(l.end(), l.seed);
+  const std::vector<index_t> b2(l.offsets.begin(), l.offsets.end() - 1), e2(l.offsets.begin() + 1, l.offsets.end());
+  check_ranges<default_segments_policy<float>, op::sum, int, float>(d2, b2, e2, ranges_truth(b2, e2, d2.seed()));
   const auto offsets = upload<int>(l.offsets);
-  device_buffer<float> by_offsets(static_cast<std::size_t>(l.segments())), by_ranges(static_cast<std::size_t>(l.segments()));
+  device_buffer<float> by_ranges(static_cast<std::size_t>(l.segments())), again(static_cast<std::size_t>(l.segments()));
   segments_reducer<default_segments_policy<float>, float> r;
-  r(d2.data(), offsets.get(), l.segments(), by_offsets.get());
   r(d2.data(), offsets.get(), offsets.get() + 1, l.segments(), by_ranges.get());
+  r(d2.data(), offsets.get(), offsets.get() + 1, l.segments(), again.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  CHECK(by_offsets.bytes() == by_ranges.bytes());
+  CHECK(by_ranges.bytes() == again.bytes());
 
   // Graph capture after reserve(S).
   r.reserve(l.segments());
@@ -243,7 +248,7 @@ TEST_CASE("segments: begin / end offsets (not contiguous, overlapping, out of or
   TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
   TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
   TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
-  CHECK(graphed.bytes() == by_offsets.bytes());
+  CHECK(graphed.bytes() == by_ranges.bytes());
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(stream));
@@ -378,17 +383,62 @@ TEST_CASE("segments: lane groups (mean lengths 2 to 400), against the walk alone
     check_segments<walk, op::sum, float, int>(l, data, truth);
     check_segments<walk, op::arg_max, float, int>(l, data, truth);
 
-    // The begin / end form reads lane groups' elements from the input: the same bits as the offsets form.
+    // The begin / end form reads lane groups' elements from the input.
     const std::vector<index_t> b(l.offsets.begin(), l.offsets.end() - 1), e(l.offsets.begin() + 1, l.offsets.end());
     const auto rt = ranges_truth(b, e, data.seed());
     check_ranges<default_segments_policy<float, op::arg_max>, op::arg_max, int, arg<float>>(data, b, e, rt);
+    check_ranges<default_segments_policy<float>, op::sum, int, float>(data, b, e, rt);
+    CHECK(data.changed() == 0);
+  }
+}
+
+TEST_CASE("segments: the begin / end form's shares of long segments, folded by warps") {
+  // Shares of few, long pieces go to the warps (segments_warp_share.cuh):
+  // segments of about 1000 with empty ones among them; three long ones; long ones among runs of
+  // short ones (shares of both kinds, parts of warps that start and end inside a run). Each in its
+  // own order and shuffled (the segments read from anywhere).
+  // Tens of millions of elements: a share must hold some 16 rounds of loads for each round its
+  // pieces waste.
+  std::mt19937_64 g(next_seed());
+  std::vector<index_t> thousand, three{9000001, 12000007, 7000003}, runs;
+  for (index_t n = 0; n < capped(index_t{1} << 25); n += thousand.back())
+    thousand.push_back(g() % 8 == 0 ? 0 : 990 + static_cast<index_t>(g() % 21));
+  for (index_t n = 0; n < capped(index_t{1} << 25); n += runs.back())
+    runs.push_back(g() % 64 == 0 ? 20000 + static_cast<index_t>(g() % 60000) : static_cast<index_t>(g() % 9));
+  for (const auto* lengths : {&thousand, &three, &runs}) {
+    const segment_layout l{offsets_of(*lengths, 3), next_seed()};
+    CAPTURE(l.segments());
+    const dataset<float> data(l.end(), l.seed);
+    std::vector<index_t> b(l.offsets.begin(), l.offsets.end() - 1), e(l.offsets.begin() + 1, l.offsets.end());
+    for (const bool shuffled : {false, true}) {
+      CAPTURE(shuffled);
+      if (shuffled) {
+        std::vector<std::size_t> order(b.size());
+        for (std::size_t s = 0; s < order.size(); ++s) order[s] = s;
+        std::shuffle(order.begin(), order.end(), g);
+        const auto b0 = b, e0 = e;
+        for (std::size_t s = 0; s < order.size(); ++s) b[s] = b0[order[s]], e[s] = e0[order[s]];
+      }
+      const auto truth = ranges_truth(b, e, data.seed());
+      check_ranges<default_segments_policy<float>, op::sum, int, float>(data, b, e, truth);
+      check_ranges<default_segments_policy<float, op::arg_max>, op::arg_max, index_t, arg<float>>(data, b, e, truth);
+      check_ranges<segments_policy<64, 3>, op::sum, index_t, float>(data, b, e, truth);  // blocks of 2 warps
+      check_ranges<segments_policy<32, 1>, op::arg_max, int, arg<float>>(data, b, e, truth);  // of 1 warp
+    }
+    // The warps ran: they add in another order than the offsets form's tiles, so that some sums
+    // differ in their last bits, and their bits are the same call after call.
     const auto offsets = upload<int>(l.offsets);
-    device_buffer<float> by_offsets(static_cast<std::size_t>(l.segments())), by_ranges(static_cast<std::size_t>(l.segments()));
+    const index_t S = l.segments();
+    device_buffer<float> by_offsets(static_cast<std::size_t>(S)), by_ranges(static_cast<std::size_t>(S)),
+        again(static_cast<std::size_t>(S));
     segments_reducer<default_segments_policy<float>, float> r;
-    r(data.data(), offsets.get(), l.segments(), by_offsets.get());
-    r(data.data(), offsets.get(), offsets.get() + 1, l.segments(), by_ranges.get());
+    r(data.data(), offsets.get(), S, by_offsets.get());
+    r(data.data(), offsets.get(), offsets.get() + 1, S, by_ranges.get());
+    r(data.data(), offsets.get(), offsets.get() + 1, S, again.get());
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK(by_offsets.bytes() == by_ranges.bytes());
+    if (l.end() == std::accumulate(lengths->begin(), lengths->end(), index_t{0}) + 3)  // not cut to TALLY_TEST_MAX_N
+      CHECK(by_offsets.bytes() != by_ranges.bytes());
+    CHECK(by_ranges.bytes() == again.bytes());
     CHECK(data.changed() == 0);
   }
 }

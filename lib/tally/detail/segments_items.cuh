@@ -24,8 +24,9 @@ namespace tally::detail {
 // registers a thread, 3 blocks of 256 an SM (segments_min_blocks).
 // end_weight: what an end (closing a segment, writing its result) costs in elements when the grid
 // is cut into equal shares: 32 where an element is one load, 8 for CSR, whose elements cost three
-// loads and a gather (with 8 for sums, shares rich in short segments finished last:
-// docs/segments.md).
+// loads and a gather (with 8 for sums, shares rich in short segments finished last), 128 for the
+// begin / end form, whose tiles of short segments read the input and whose long segments the
+// warps fold (docs/segments.md).
 template <class T>
 struct plain_elements {
   using value = T;
@@ -79,7 +80,7 @@ struct gathered_elements {
   static constexpr int end_rounds = 4;
   static constexpr bool row_shares = false;  // not contiguous
   static constexpr bool gathers_x = false;
-  static constexpr index_t end_weight = 32;
+  static constexpr index_t end_weight = 128;
   const T* in;
   const Off* begins;
   TALLY_DEVICE index_t start(index_t s) const { return static_cast<index_t>(begins[s]); }

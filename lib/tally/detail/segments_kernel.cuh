@@ -35,6 +35,8 @@
 //      its first segment before its own elements, and the state open at the tile's end, which the
 //      next tile starts from. Each thread writes its first close; the block writes the others from
 //      their slots together (and, where several ends share a position, the empty segments).
+// In the begin / end form a share of few, long pieces skips the tiles: the block's warps fold it
+// segment by segment, coalesced (segments_warp_share.cuh).
 // The share's first segment may have begun in an earlier block and the last may end in a later one:
 // the block leaves both states as entries (segments_items.cuh). The block that takes the last ticket
 // folds the 2G entries in block order (each thread a run of entries, then the same segmented scan)
@@ -54,67 +56,13 @@
 #include <tally/detail/launch.cuh>
 #include <tally/detail/segments_carry.cuh>
 #include <tally/detail/segments_items.cuh>
+#include <tally/detail/segments_merge_path.cuh>
 #include <tally/detail/segments_row_share.cuh>
+#include <tally/detail/segments_warp_share.cuh>
 #include <tally/detail/state_words.cuh>
 #include <tally/policies/warp.cuh>
 
 namespace tally::detail {
-
-TALLY_DEVICE index_t lesser(index_t a, index_t b) { return a < b ? a : b; }
-TALLY_DEVICE index_t greater(index_t a, index_t b) { return a > b ? a : b; }
-
-// Where the block's share [c0, c1) starts and ends, an end weighing W elements (tiles still count
-// items one for one): for each cost c, i ends (those with s * W + e_s < c) and j elements,
-// j = max(c - i * W, e_(i-1)), a point of the merge path (e_(i-1) <= j <= e_i). Warps 0 and 1
-// search side by side, each lane probing split_probes offsets a round (all in flight together,
-// counted by ballots): log_128(S) rounds, then a trip for e_(i-1). Few probes keep the grid's
-// searches within L2's request rate (the whole block probing, 256 or 2048 offsets a round, took
-// longer: docs/segments.md). Every thread calls it and gets the answer.
-inline constexpr int split_probes = 4;
-
-template <int Threads, index_t W, class Off>
-TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base, index_t n, index_t c0, index_t c1,
-                              index_t& i0, index_t& j0, index_t& i1, index_t& j1) {
-  constexpr int warps = Threads / warp_size;
-  constexpr index_t fan = index_t{warp_size} * split_probes;  // probes a round
-  __shared__ index_t points[2][2];  // (i, j) of the share's start and end
-  const int lane = static_cast<int>(threadIdx.x) % warp_size;
-  for (int k = static_cast<int>(threadIdx.x) / warp_size; k < 2; k += warps) {  // warp-uniform
-    const index_t c = k == 0 ? c0 : c1;
-    index_t lo = 0;
-    index_t hi = lesser(segments, c / W + 1);  // the answer is in [lo, hi]
-    while (hi > lo) {
-      const index_t span = hi - lo;
-      const index_t step = span / fan + (span % fan != 0);
-      bool before[split_probes];
-#pragma unroll
-      for (int q = 0; q < split_probes; ++q) {
-        const index_t s = lo + (index_t{q} * warp_size + lane) * step;
-        before[q] = s < hi && s * W + (static_cast<index_t>(offsets[s + 1]) - base) < c;
-      }
-      index_t count = 0;  // probes 0 .. count-1 hold, the rest do not
-#pragma unroll
-      for (int q = 0; q < split_probes; ++q) count += __popc(__ballot_sync(full_mask, before[q]));
-      if (step == 1) {
-        lo += count;
-        break;
-      }
-      const index_t next_hi = lo + count * step;
-      lo = count == 0 ? lo : lo + (count - 1) * step + 1;
-      hi = next_hi < hi ? next_hi : hi;
-    }
-    if (lane == 0) {
-      const index_t previous_end = lesser(greater(static_cast<index_t>(offsets[lo]) - base, 0), n);  // e_(i-1)
-      points[k][0] = lo;
-      points[k][1] = lesser(greater(c - lo * W, previous_end), n);
-    }
-  }
-  __syncthreads();
-  i0 = points[0][0];
-  j0 = points[0][1];
-  i1 = points[1][0];
-  j1 = points[1][1];
-}
 
 // Tiles of short segments (docs/segments.md): G lanes a segment, G the power of two at or below the
 // tile's mean length / GroupItems, when the tile holds an end in every Items / 2 items or more (two
@@ -243,6 +191,12 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   index_t length = 0;
   if constexpr (row_shares)
     length = one_length<Threads>(p.offsets, base, i, j, i1, j1, (staging_bytes - staging_slack) / index_t{sizeof(E)});
+  // A share of few ends for its elements, in the begin / end form, is folded by warps
+  // (segments_warp_share.cuh): its tiles' walk reads each thread's consecutive elements from the
+  // input. (The offsets form's tiles load theirs a tile ahead, and were faster.)
+  constexpr bool warp_shares = K::elements::gathered;
+  bool by_warps = false;
+  if constexpr (warp_shares) by_warps = length == 0 && warp_share_fits<Threads, E, S>(p.offsets, base, i, j, i1, j1);
   if (length > 0) {
     if constexpr (row_shares) {
       __shared__ std::uint64_t row_barriers[2];
@@ -251,6 +205,12 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       if (t == 0) head_state = r.head;
       head_open = false;
       carry = r.tail;
+      i = i1;
+    }
+  } else if (by_warps) {
+    if constexpr (warp_shares) {
+      carry = warp_share<Threads, K>(p, op, base, n, i, j, i1, j1, slots, &head_state);
+      head_open = i1 == i;
       i = i1;
     }
   } else {

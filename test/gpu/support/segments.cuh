@@ -113,6 +113,15 @@ inline index_t segment_additions(index_t len, int threads, int items) {
   return items + 5 + 32 + len / (index_t{threads} * items) + 2 + 64;
 }
 
+// The same for the begin / end form, whose shares of long segments warps may fold
+// (segments_warp_share.cuh): a lane's every 32nd element of a warp's part (the whole segment at
+// most), the shuffle tree, the block's warps in order (32 at most), the fix-up's run and scan.
+inline index_t begin_end_additions(index_t len, int threads, int items) {
+  const index_t by_warps = len / 32 + 5 + 32 + 2 + 64;
+  const index_t by_tiles = segment_additions(len, threads, items);
+  return by_warps > by_tiles ? by_warps : by_tiles;
+}
+
 // Runs P's segments_reducer for Op into a poisoned output of S + 1 entries (plain, or CSR with x
 // and cols), compares each segment with the host truth and with `cub` (empty: not compared), and
 // checks that nothing past the last segment and no input element was written.
