@@ -88,8 +88,7 @@ struct blocks_per_row : detail::span_launch<Threads, Block, Smem> {
     index_t s = tally::detail::span_capacity(d) / tally::detail::row_groups(p.m, rows);
     if (s < 2) s = 2;
     if (s > p.row_items()) s = p.row_items();
-    plan_splits(p, s, rows);
-    p.stream_a = tally::detail::stream_a<T>(p, d);
+    plan_splits<T>(p, d, s, rows);
   }
 
   // Resident blocks per SM of the span kernel, which plan divides among the rows (the vectorized
@@ -111,11 +110,14 @@ struct blocks_per_row : detail::span_launch<Threads, Block, Smem> {
     });
   }
 
-  // The plan for s spans a row of `rows` rows a block (by_shape decides both itself).
-  static constexpr void plan_splits(rows_plan& p, index_t s, int rows = 1) {
+  // The plan for s spans a row of `rows` rows a block (by_shape decides both itself), and whether
+  // its matvec reads A with the evict-first hint (rows_plan.cuh's stream_a).
+  template <class T>
+  static constexpr void plan_splits(rows_plan& p, const rows_device& d, index_t s, int rows = 1) {
     tally::detail::plan_spans(p, Threads, s, rows);
     p.strategy_name = p.splits > 1 ? name : block_per_row<Threads, Block, Smem>::name;
     p.strategy_param = p.splits > 1 ? p.splits : 0;
+    p.stream_a = tally::detail::stream_a<T>(p, d);
   }
 
  private:

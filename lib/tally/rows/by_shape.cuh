@@ -65,8 +65,7 @@ struct by_shape {
       const int rows = spans::template rows_at_once<T>(p);
       index_t s = p.m >= resident_warps ? 1 : tally::detail::span_capacity(d) / tally::detail::row_groups(p.m, rows);
       if (s > row_items / min_split_items) s = row_items / min_split_items;
-      spans::plan_splits(p, s >= 2 ? s : 1, rows);
-      p.stream_a = tally::detail::stream_a<T>(p, d);
+      spans::template plan_splits<T>(p, d, s >= 2 ? s : 1, rows);
     }
   }
 
