@@ -414,7 +414,7 @@ TEST_CASE("segments: the begin / end form's shares of long segments, folded by w
       CAPTURE(shuffled);
       if (shuffled) {
         std::vector<std::size_t> order(b.size());
-        for (std::size_t s = 0; s < order.size(); ++s) order[s] = s;
+        std::iota(order.begin(), order.end(), std::size_t{0});
         std::shuffle(order.begin(), order.end(), g);
         const auto b0 = b, e0 = e;
         for (std::size_t s = 0; s < order.size(); ++s) b[s] = b0[order[s]], e[s] = e0[order[s]];
