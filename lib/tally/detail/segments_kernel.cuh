@@ -14,7 +14,8 @@
 // walks from one point to the other in tiles of D = Threads * Items items:
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
 //      next tile's while this one is walked: CSR's columns, whose values and x gathers go out when
-//      the tile starts, segments_items.cuh) and the block counts the tile's ends k, the first
+//      the tile starts, segments_items.cuh, except for the products the tile before staged and did
+//      not use, which it takes from shared memory) and the block counts the tile's ends k, the first
 //      end_rounds * Threads candidates (prefetched with the elements) with one barrier; m = D - k
 //      elements remain;
 //   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
@@ -167,6 +168,13 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   using Raw = typename K::elements::raw;
   Raw next[Items];
   Off next_ends[prefetched_rounds];
+  // CSR: a tile finishes (gathers) all its candidates, but its k ends leave the last of them to the
+  // next tile. Those products stay staged in shared memory (at positions kept_at + 1 ... kept_at +
+  // kept - 1; position kept_at itself may hold a closed state after the walk), and the next tile
+  // takes them from there instead of loading their values and gathering x again, so that every
+  // non-zero costs one gather (L2 requests: docs/segments.md). Their columns are still fetched.
+  constexpr bool keeps = K::elements::gathers_x;
+  int kept = 0, kept_at = 0;
   const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
     const int fz = static_cast<int>(lesser(D, d1 - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
@@ -224,10 +232,20 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       // loads and x's gathers, which needed the columns, go out here together and meet the end count).
       E v[Items];
       if constexpr (!K::elements::gathered) {
+        // This thread's kept elements: q < kept_q (t + q * Threads < kept), but not element 0.
+        const int kept_q = keeps && kept > t ? (kept - t + Threads - 1) / Threads : 0;
+        const auto is_kept = [&](int q) { return q < kept_q && (q > 0 || t > 0); };
 #pragma unroll
         for (int q = 0; q < Items; ++q) {
+          const int x = t + q * Threads;
           if constexpr (std::is_same_v<Raw, E>) v[q] = next[q];
-          else v[q] = t + q * Threads < avail ? p.elements.finish(next[q], base + j + t + q * Threads) : E{};
+          else v[q] = x < avail && !is_kept(q) ? p.elements.finish(next[q], base + j + x) : E{};
+        }
+        // Kept products after every load has gone out (a branch between the loads would wait for each).
+        if constexpr (keeps) {
+#pragma unroll
+          for (int q = 0; q < Items; ++q)
+            if (is_kept(q)) v[q] = element(kept_at + t + q * Threads);
         }
       }
 
@@ -284,6 +302,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
 #pragma unroll
         for (int q = 0; q < Items; ++q)
           if (t + q * Threads < m) acc = op(acc, op.template lift<Acc>(v[q], j + t + q * Threads - begin));
+        kept = 0;  // nothing staged
         if (next_d < d1) fetch(i, j + m, next_d);
         carry = block_carry<Threads>(false, acc, carry, op, slots).total;
       } else {
@@ -293,6 +312,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             if (t + q * Threads < avail) element(t + q * Threads) = v[q];
         }
         if (t == 0) ends[k] = INT_MAX;
+        kept = avail - m;  // staged past the tile's last element: the next tile's first ones
+        kept_at = m;
         if (next_d < d1) fetch(i + k, j + m, next_d);
         __syncthreads();
         const int lanes = group_lanes<Threads, Items, GroupItems>(ends, k, m);
