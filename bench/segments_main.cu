@@ -325,8 +325,8 @@ void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std:
   const double bytes = (t + 4.0 + t) * static_cast<double>(data->n) + 4.0 * static_cast<double>(data->segments + 1) +
                        t * static_cast<double>(data->segments);
   const std::string type = std::is_same_v<T, float> ? "float" : "double";
-  const auto tally_call = tally_spmv_call<tally::default_segments_policy<T>, T>(data, stream);
-  using D = tally::default_segments_policy<T>;
+  const auto tally_call = tally_spmv_call<tally::default_csr_policy<T>, T>(data, stream);
+  using D = tally::default_csr_policy<T>;
   const auto walk_call = tally_spmv_call<tally::segments_policy<D::threads, D::items, typename D::accum, typename D::launch, 0>, T>(data, stream);
   const auto read = [&](std::function<launcher()> make) { return output_after_one_call<T>(data, make, stream); };
   const auto alg1 = cusparse_call<T>(data, CUSPARSE_SPMV_CSR_ALG1, stream);

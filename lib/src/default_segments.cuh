@@ -41,7 +41,7 @@ void csr_matvec_once(const T* values, const Col* cols, const Offset* row_offsets
                      cudaStream_t stream) {
   validate_csr(values, cols, row_offsets, rows, x, y);
   if (rows == 0) return;
-  tally::csr_matvec<default_segments_policy<T, op::sum>>(values, cols, row_offsets, rows, x, y, stream);
+  tally::csr_matvec<default_csr_policy<T>>(values, cols, row_offsets, rows, x, y, stream);
 }
 
 }  // namespace tally::detail

@@ -27,7 +27,7 @@ void csr_matvec(const T* values, const Col* cols, const Off* row_offsets, index_
 template <class T, class Col, class Off, class Out>
 void csr_matvec(const T* values, const Col* cols, const Off* row_offsets, index_t rows, const T* x, Out* y,
                 cudaStream_t stream = 0) {
-  csr_matvec<default_segments_policy<T, op::sum>>(values, cols, row_offsets, rows, x, y, stream);
+  csr_matvec<default_csr_policy<T>>(values, cols, row_offsets, rows, x, y, stream);
 }
 
 }  // namespace tally

@@ -24,7 +24,8 @@
 // The order of every combination depends on (offsets, S, grid) alone: fixed_order is true.
 // default_segments_policy<T, Op>: 256 threads, 17 items for elements of up to 4 bytes and 13 for wider
 // ones (docs/segments.md has the sweep, 256 x 19 included), the default accumulator of reduce and
-// reduce_rows, launched with PDL.
+// reduce_rows, launched with PDL. default_csr_policy<T>: csr_matvec's, the same with 11 items for
+// 8-byte values.
 #pragma once
 #include <string>
 
@@ -65,5 +66,11 @@ struct segments_policy {
 
 template <class T, class Op = op::sum>
 using default_segments_policy = segments_policy<256, sizeof(T) <= 4 ? 17 : 13, detail::default_accum<T, Op>, launch::pdl>;
+
+// csr_matvec's default: tiles of 256 x 11 for 8-byte values (the sums' 13 spill in the CSR kernel,
+// which holds the columns ahead at 80 registers; H100: double SpMV +10 - 13 % on short and
+// power-law rows, docs/segments.md), 256 x 17 for 4-byte ones.
+template <class T>
+using default_csr_policy = segments_policy<256, sizeof(T) <= 4 ? 17 : 11, detail::default_accum<T, op::sum>, launch::pdl>;
 
 }  // namespace tally

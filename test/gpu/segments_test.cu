@@ -93,11 +93,11 @@ TEST_CASE("segments: CSR matrix-vector product, float and double, 32- and 64-bit
     const dataset<double> xd(ncols, x_seed);
     for (index_t c = 0; c < ncols; ++c) x[c] = host_value(xf.at(c));
     const dataset<float> af(l.end(), l.seed);
-    check_segments<default_segments_policy<float>, op::sum, float, index_t, int>(
+    check_segments<default_csr_policy<float>, op::sum, float, index_t, int>(
         l, af, host_segments_truth<float>(l, &x, col_seed), {}, xf.data(), cols64.get());
     for (index_t c = 0; c < ncols; ++c) x[c] = host_value(xd.at(c));
     const dataset<double> ad(l.end(), l.seed);
-    check_segments<default_segments_policy<double>, op::sum, double, int, int>(
+    check_segments<default_csr_policy<double>, op::sum, double, int, int>(
         l, ad, host_segments_truth<double>(l, &x, col_seed), {}, xd.data(), cols32.get());
   }
 }

@@ -165,7 +165,7 @@ void check_csr_with(const segment_layout& l, const dataset<T>& values, const dev
   got_lib.poison();
   tmpl.poison();
   lib(values.data(), cols.get(), offsets.get(), S, x.data(), got_lib.get(), 0);
-  tally::csr_matvec<default_segments_policy<T>>(values.data(), cols.get(), offsets.get(), S, x.data(), tmpl.get());
+  tally::csr_matvec<default_csr_policy<T>>(values.data(), cols.get(), offsets.get(), S, x.data(), tmpl.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   CHECK(got_lib.bytes() == tmpl.bytes());
 
