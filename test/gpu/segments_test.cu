@@ -80,6 +80,41 @@ TEST_CASE("segments: double and int32") {
   }
 }
 
+// An element source whose raw part (the column) has the element's type (int values, int columns,
+// int sums) once had the kernel take the column itself for the element.
+TEST_CASE("segments: CSR with int values and int columns multiplies, exactly") {
+  const auto lengths_1_8 = draw_lengths(60000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 9); });
+  for (const segment_layout l : {segment_layout{offsets_of(mixed_lengths(3000, next_seed()), 0), next_seed()},
+                                 segment_layout{offsets_of(lengths_1_8, 0), next_seed()}}) {
+    INFO(l.describe());
+    const index_t n = l.end(), S = l.segments(), ncols = 3001;
+    std::mt19937_64 g(l.seed);
+    std::vector<index_t> cols(static_cast<std::size_t>(n)), values(static_cast<std::size_t>(n)), x(static_cast<std::size_t>(ncols));
+    for (index_t j = 0; j < n; ++j) {
+      cols[j] = static_cast<index_t>(g() % ncols);
+      values[j] = static_cast<index_t>(g() % 201) - 100;
+    }
+    for (auto& v : x) v = static_cast<index_t>(g() % 21) - 10;
+    const auto d_cols = upload<int>(cols), d_values = upload<int>(values), d_x = upload<int>(x);
+    const auto d_offsets = upload<int>(l.offsets);
+    device_buffer<int> y(static_cast<std::size_t>(S));
+    segments_reducer<default_csr_policy<int>, int> r;
+    r.dot(d_values.get(), d_cols.get(), d_offsets.get(), S, d_x.get(), y.get());
+    std::vector<int> got(static_cast<std::size_t>(S));
+    TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), y.get(), got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    index_t bad = 0;
+    for (index_t s = 0; s < S && bad < 5; ++s) {
+      std::int64_t want = 0;  // at most 1025 products of at most 1000: exact in int
+      for (index_t j = l.offsets[s]; j < l.offsets[s + 1]; ++j) want += values[j] * x[cols[j]];
+      if (got[s] != want) {
+        ++bad;
+        FAIL_CHECK("segment " << s << ": got " << got[s] << ", want " << want);
+      }
+    }
+    CHECK(bad == 0);
+  }
+}
+
 TEST_CASE("segments: CSR matrix-vector product, float and double, 32- and 64-bit column indices") {
   for (const auto& l : layouts()) {
     const index_t ncols = 1 + static_cast<index_t>(l.seed % 5000);

@@ -238,7 +238,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
 #pragma unroll
         for (int q = 0; q < Items; ++q) {
           const int x = t + q * Threads;
-          if constexpr (std::is_same_v<Raw, E>) v[q] = next[q];
+          // (Not by type: CSR's int columns are its int products' type.)
+          if constexpr (!K::elements::gathers_x) v[q] = next[q];  // the raw part is the element
           else v[q] = x < avail && !is_kept(q) ? p.elements.finish(next[q], base + j + x) : E{};
         }
         // Kept products after every load has gone out (a branch between the loads would wait for each).
