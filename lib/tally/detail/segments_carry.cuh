@@ -19,6 +19,21 @@ struct block_carry_result {
   S total;   // the open state after the last thread's items
 };
 
+// The warps' slots folded in warp order from carry: a slot that closes restarts the state. Returns
+// the open state before warp `warp` (as before) and after the last warp (as total).
+template <int Warps, class S, class Op>
+TALLY_DEVICE block_carry_result<S> fold_warp_slots(const carry_slot<S>* slots, S carry, int warp, Op op) {
+  S prefix = carry;
+  S total = carry;
+#pragma unroll
+  for (int w = 0; w < Warps; ++w) {
+    const carry_slot<S> s = slots[w];
+    if (w == warp) prefix = total;
+    total = s.closes ? s.value : op(total, s.value);
+  }
+  return {prefix, total};
+}
+
 // Segmented scan over the block: thread t's items close a segment (closes) or not, and tail is the
 // state of its items after its last close (all of them when it closes none). A state meets the ones
 // after it until a close: each thread gets the open state before its items, starting from carry.
@@ -44,16 +59,9 @@ TALLY_DEVICE block_carry_result<S> block_carry(bool closes, S tail, S carry, Op 
   const bool f_before = (closers & ((1u << lane) - 1u)) != 0;  // a lane before this one closes
   const S v_before = shfl_up(v, 1);
   __syncthreads();
-  S prefix = carry;  // the open state before this warp
-  S total = carry;
-#pragma unroll
-  for (int w = 0; w < warps; ++w) {
-    const carry_slot<S> s = slots[w];
-    if (w == warp) prefix = total;
-    total = s.closes ? s.value : op(total, s.value);
-  }
-  const S before = lane == 0 ? prefix : f_before ? v_before : op(prefix, v_before);
-  return {before, total};
+  const block_carry_result<S> folded = fold_warp_slots<warps>(slots, carry, warp, op);  // before: this warp's
+  const S before = lane == 0 ? folded.before : f_before ? v_before : op(folded.before, v_before);
+  return {before, folded.total};
 }
 
 }  // namespace tally::detail

@@ -164,21 +164,14 @@ TALLY_DEVICE typename K::state warp_share(const typename K::args& p, const typen
   // The warps' states in warp order: each warp's lane 0 finishes its first close.
   if (lane == 0) slots[warp] = {tail, closes};
   __syncthreads();
-  S prefix = op.template identity<Acc>();  // the open state before this warp
-  S total = prefix;
-#pragma unroll
-  for (int w = 0; w < warps; ++w) {
-    const carry_slot<S> slot = slots[w];
-    if (w == warp) prefix = total;
-    total = slot.closes ? slot.value : op(total, slot.value);
-  }
+  const block_carry_result<S> open = fold_warp_slots<warps>(slots, op.template identity<Acc>(), warp, op);
   if (lane == 0 && closes) {
-    const S value = op(prefix, head_part);
+    const S value = op(open.before, head_part);
     if (from.i == i) *head_state = value;  // the share's first close: left to the fix-up
     else store_words(p.out + from.i, op.template finalize<typename K::out>(value));
   }
   __syncthreads();  // *head_state is visible, and slots free for the fix-up
-  return total;
+  return open.total;
 }
 
 }  // namespace tally::detail

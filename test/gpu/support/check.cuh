@@ -21,10 +21,12 @@ void for_each_type(type_list<Ts...>, F&& f) {
   (f(type_tag<Ts>{}), ...);
 }
 
-// Unit roundoff of the accumulator.
+// Unit roundoff of the accumulator; 0 for integers, whose sums are exact (bounds built on it then
+// demand equality with the host's exact sum).
 template <class Acc>
 constexpr long double unit_roundoff() {
   if constexpr (is_compensated<Acc>::value) return unit_roundoff<accum::value_t<Acc>>();  // a valid (loose) bound
+  else if constexpr (std::is_integral_v<Acc>) return 0.0L;
   else if constexpr (std::is_same_v<Acc, double>) return 0x1p-53L;
   else if constexpr (std::is_same_v<Acc, float>) return 0x1p-24L;
   else if constexpr (std::is_same_v<Acc, __half>) return 0x1p-11L;
