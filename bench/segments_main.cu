@@ -38,7 +38,6 @@
 #include <cusparse.h>
 
 #include <tally/csr_matvec.cuh>
-#include <tally/csr_plan.cuh>
 #include <tally/reduce_rows.cuh>
 #include <tally/reduce_segments.cuh>
 
@@ -319,19 +318,6 @@ std::function<launcher()> tally_spmv_call(std::shared_ptr<segment_data> data, cu
   };
 }
 
-// The planned product: the plan is made once, outside the timed calls (as cuSPARSE's preprocess).
-template <class P, class T>
-std::function<launcher()> tally_planned_call(std::shared_ptr<segment_data> data, cudaStream_t stream) {
-  return [data, stream] {
-    auto plan = std::make_shared<tally::csr_plan<T, int, P>>(data->offsets.as<int>(), data->segments, data->n, stream);
-    const T* values = std::is_same_v<T, float> ? static_cast<const T*>(data->values_f.get()) : static_cast<const T*>(data->values_d.get());
-    const T* x = std::is_same_v<T, float> ? static_cast<const T*>(data->x_f.get()) : static_cast<const T*>(data->x_d.get());
-    return launcher([data, plan, values, x, stream](std::int64_t) {
-      plan->matvec(values, data->col_index.as<int>(), x, data->out.as<T>(), stream);
-    });
-  };
-}
-
 template <class T>
 void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std::shared_ptr<segment_data> data,
                    cudaStream_t stream) {
@@ -349,19 +335,6 @@ void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std:
   rows.push_back({type, "spmv", "cusparse_alg2", d.name, true, bytes, alg2, read(alg2)});
   rows.push_back({type, "spmv", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
   rows.push_back({type, "spmv", "tally_walk", d.name, false, bytes, walk_call, read(walk_call)});
-  const auto planned = tally_planned_call<tally::default_csr_plan_policy<T>, T>(data, stream);
-  rows.push_back({type, "spmv", "tally_planned", d.name, false, bytes, planned, read(planned)});
-#ifdef TALLY_BENCH_CSR_PLAN_SWEEP  // -DTALLY_BENCH_CSR_PLAN_SWEEP: the planned policies of docs/segments.md's sweep
-  const auto sweep = [&](auto policy) {
-    using P = decltype(policy);
-    const auto call = tally_planned_call<P, T>(data, stream);
-    const std::string name = "tally_planned_" + std::to_string(P::warps) + "x" + std::to_string(P::items) + "r" +
-                             std::to_string(P::registers);
-    rows.push_back({type, "spmv", name, d.name, false, bytes, call, read(call)});
-  };
-  sweep(tally::csr_plan_policy<4, 7, 48>{});
-  sweep(tally::csr_plan_policy<4, 9, 48>{});
-#endif
 }
 
 // Before timing: every row's output agrees with its distribution's first baseline, within

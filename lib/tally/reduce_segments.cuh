@@ -83,62 +83,6 @@ void validate_csr(const T* values, const Col* cols, const Off* offsets, index_t 
   check_segments_pointer(x, rows > 0, "vector x", where, rows);
 }
 
-// Runs test(..., segments, first_bad) over the segments on the stream and waits for its answer: the
-// lowest bad segment, or ~0 when there is none. first_bad is 8 bytes of device memory.
-template <class... Params, class... Args>
-unsigned long long first_bad_segment(void (*test)(Params...), index_t segments, unsigned long long* first_bad,
-                                     int sm_count, cudaStream_t stream, const char* where, Args... args) {
-  check_cuda(cudaMemsetAsync(first_bad, 0xff, sizeof(*first_bad), stream), where, "cudaMemsetAsync");
-  const index_t blocks = segments / 256 + 1 < 4 * index_t{sm_count} ? segments / 256 + 1 : 4 * index_t{sm_count};
-  queue_kernel(test, blocks, 256, 0, stream, false, where, args..., segments, first_bad);
-  unsigned long long bad = 0;
-  check_cuda(cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream), where, "cudaMemcpyAsync");
-  check_cuda(cudaStreamSynchronize(stream), where, "cudaStreamSynchronize");
-  return bad;
-}
-
-// Element i of a device array, read back for an error message (or a plan).
-template <class Off>
-index_t offset_at(const Off* p, unsigned long long i, const char* where) {
-  Off v{};
-  check_cuda(cudaMemcpy(&v, p + i, sizeof(v), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
-  return static_cast<index_t>(v);
-}
-
-// The checked form's test of offsets against n; throws naming the first bad segment ("segment 3
-// (offsets[3] = 7, offsets[4] = 5) ends before it begins ..."; csr_plan says "row" and
-// "row_offsets").
-template <class Off>
-void check_offsets(const Off* offsets, index_t segments, index_t n, unsigned long long* first_bad, int sm_count,
-                   cudaStream_t stream, const char* where, const char* noun = "segment",
-                   const char* array = "offsets") {
-  const unsigned long long bad =
-      first_bad_segment(find_bad_segment<Off>, segments, first_bad, sm_count, stream, where, offsets, n);
-  if (bad == ~0ull) return;
-  const index_t b = offset_at(offsets, bad, where), e = offset_at(offsets, bad + 1, where);
-  const std::string s = std::to_string(bad);
-  const std::string at = std::string(where) + ": " + noun + " " + s + " (" + array + "[" + s + "] = " + std::to_string(b) +
-                         ", " + array + "[" + std::to_string(bad + 1) + "] = " + std::to_string(e) + ")";
-  if (b < 0) throw error(at + " begins before element 0");
-  if (e < b) throw error(at + " ends before it begins: " + array + " must not decrease");
-  throw error(at + " ends beyond n = " + std::to_string(n));
-}
-
-// The checked begin / end form's test: throws naming the first non-empty segment outside [0, n).
-template <class Off>
-void check_ranges(const Off* begins, const Off* ends, index_t segments, index_t n, unsigned long long* first_bad,
-                  int sm_count, cudaStream_t stream, const char* where) {
-  const unsigned long long bad =
-      first_bad_segment(find_bad_range<Off>, segments, first_bad, sm_count, stream, where, begins, ends, n);
-  if (bad == ~0ull) return;
-  const index_t b = offset_at(begins, bad, where), e = offset_at(ends, bad, where);
-  const std::string s = std::to_string(bad);
-  const std::string at = std::string(where) + ": segment " + s + " (begins[" + s + "] = " + std::to_string(b) +
-                         ", ends[" + s + "] = " + std::to_string(e) + ")";
-  if (b < 0) throw error(at + " begins before element 0");
-  throw error(at + " ends beyond n = " + std::to_string(n));
-}
-
 }  // namespace detail
 
 template <class P, class T, class Op = op::sum, class Determinism = determinism::run_to_run>
@@ -183,7 +127,7 @@ class segments_reducer {
     workspace_.check_device();
     if (segments == 0) return;
     void* ws = workspace_.prepare(need(), stream);
-    detail::check_offsets(offsets, segments, n, first_bad(ws), sm_count_, stream, where);
+    check_offsets(offsets, segments, n, ws, stream);
     launch(plain(in), offsets, segments, out, ws, stream);
   }
 
@@ -210,7 +154,7 @@ class segments_reducer {
     workspace_.check_device();
     if (segments == 0) return;
     void* ws = workspace_.prepare(need(begins, ends, segments), stream);
-    detail::check_ranges(begins, ends, segments, n, first_bad(ws), sm_count_, stream, where);
+    check_ranges(begins, ends, segments, n, ws, stream);
     launch_gathered(in, begins, ends, segments, out, ws, stream);
   }
 
@@ -267,10 +211,6 @@ class segments_reducer {
   static constexpr std::size_t entries_offset = 32;
   using entry = detail::segment_entry<state_type>;
   static std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
-  // The checked forms' answer lives in the workspace, after the ticket.
-  static unsigned long long* first_bad(void* workspace) {
-    return reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(workspace) + ticket_bytes);
-  }
 
   template <class Off>
   static auto lengths(const Off* begins, const Off* ends) {
@@ -343,6 +283,59 @@ class segments_reducer {
     detail::queue_kernel(kernel<K>, grid_blocks<K>(), P::threads, 0, stream,
                          programmatic_, where, typename K::args{offsets, segments, out, elements}, op_,
                          reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes));
+  }
+
+  // Runs test(first_bad, ...) over the segments on the stream and waits for its answer: the lowest
+  // bad segment, or ~0 when there is none. first_bad lives in the workspace, after the ticket.
+  template <class... Params, class... Args>
+  unsigned long long first_bad_segment(void (*test)(Params...), index_t segments, void* workspace, cudaStream_t stream,
+                                       Args... args) const {
+    auto* first_bad = reinterpret_cast<unsigned long long*>(static_cast<unsigned char*>(workspace) + ticket_bytes);
+    detail::check_cuda(cudaMemsetAsync(first_bad, 0xff, sizeof(*first_bad), stream), where, "cudaMemsetAsync");
+    const index_t blocks = segments / 256 + 1 < 4 * index_t{sm_count_} ? segments / 256 + 1 : 4 * index_t{sm_count_};
+    detail::queue_kernel(test, blocks, 256, 0, stream, false, where, args..., segments, first_bad);
+    unsigned long long bad = 0;
+    detail::check_cuda(cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream), where,
+                       "cudaMemcpyAsync");
+    detail::check_cuda(cudaStreamSynchronize(stream), where, "cudaStreamSynchronize");
+    return bad;
+  }
+
+  // Element i of a device array, read back for an error message.
+  template <class Off>
+  static index_t offset_at(const Off* p, unsigned long long i) {
+    Off v{};
+    detail::check_cuda(cudaMemcpy(&v, p + i, sizeof(v), cudaMemcpyDeviceToHost), where, "cudaMemcpy");
+    return static_cast<index_t>(v);
+  }
+
+  // The checked form's test; throws naming the first bad segment.
+  template <class Off>
+  void check_offsets(const Off* offsets, index_t segments, index_t n, void* workspace, cudaStream_t stream) const {
+    const unsigned long long bad = first_bad_segment(detail::find_bad_segment<Off>, segments, workspace, stream, offsets, n);
+    if (bad == ~0ull) return;
+    const index_t b = offset_at(offsets, bad), e = offset_at(offsets, bad + 1);
+    const std::string s = std::to_string(bad);
+    const std::string at = std::string(where) + ": segment " + s + " (offsets[" + s + "] = " + std::to_string(b) +
+                           ", offsets[" + std::to_string(bad + 1) + "] = " + std::to_string(e) + ")";
+    if (b < 0) throw error(at + " begins before element 0");
+    if (e < b) throw error(at + " ends before it begins: offsets must not decrease");
+    throw error(at + " ends beyond n = " + std::to_string(n));
+  }
+
+  // The checked begin / end form's test: the first non-empty segment outside [0, n).
+  template <class Off>
+  void check_ranges(const Off* begins, const Off* ends, index_t segments, index_t n, void* workspace,
+                    cudaStream_t stream) const {
+    const unsigned long long bad =
+        first_bad_segment(detail::find_bad_range<Off>, segments, workspace, stream, begins, ends, n);
+    if (bad == ~0ull) return;
+    const index_t b = offset_at(begins, bad), e = offset_at(ends, bad);
+    const std::string s = std::to_string(bad);
+    const std::string at = std::string(where) + ": segment " + s + " (begins[" + s + "] = " + std::to_string(b) +
+                           ", ends[" + s + "] = " + std::to_string(e) + ")";
+    if (b < 0) throw error(at + " begins before element 0");
+    throw error(at + " ends beyond n = " + std::to_string(n));
   }
 
   Op op_{};

@@ -11,6 +11,20 @@ using namespace tally::test;
 
 namespace {
 
+// Lengths of the issue's mix: 0, 1, 31, 32, 33, 1023 and 1025, in random order.
+std::vector<index_t> mixed_lengths(index_t count, std::uint64_t seed) {
+  const index_t pick[] = {0, 1, 31, 32, 33, 1023, 1025};
+  return draw_lengths(count, seed, [&](std::mt19937_64& g) { return pick[g() % 7]; });
+}
+
+// Pareto(alpha) lengths, capped.
+std::vector<index_t> power_law_lengths(index_t count, std::uint64_t seed, double alpha, index_t cap) {
+  return draw_lengths(count, seed, [&](std::mt19937_64& g) {
+    const double u = (static_cast<double>(g() >> 11) + 0.5) * 0x1p-53;
+    return std::min<index_t>(cap, static_cast<index_t>(std::pow(u, -1.0 / alpha)) - 1);
+  });
+}
+
 template <class T, class Off>
 void every_op(const segment_layout& l, bool with_cub) {
   const dataset<T> data(l.end(), l.seed);
@@ -30,17 +44,37 @@ void every_op(const segment_layout& l, bool with_cub) {
   check_segments<default_segments_policy<T, op::arg_max>, op::arg_max, T, Off>(l, data, truth, arg_max);
 }
 
+std::vector<segment_layout> layouts() {
+  std::vector<segment_layout> out;
+  const auto add = [&](std::vector<index_t> lengths, index_t base = 0) {
+    out.push_back({offsets_of(lengths, base), next_seed()});
+  };
+  add(mixed_lengths(5000, next_seed()));
+  add(mixed_lengths(3, next_seed()), 17);  // a base past element 0
+  add(draw_lengths(200000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(1 + g() % 8); }));
+  add(draw_lengths(20000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 129); }));
+  add(power_law_lengths(20000, next_seed(), 0.6, index_t{1} << 22));
+  add(std::vector<index_t>(1000, 0));                  // all empty
+  add({(index_t{1} << 20) + 7});                       // one segment
+  add({0});                                            // one empty segment
+  add({1});
+  std::vector<index_t> spiky = draw_lengths(100000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 5); });
+  spiky[777] = index_t{1} << 22;                       // one long among many short
+  add(spiky);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("segments: every operator on float, 32- and 64-bit offsets, against the host and CUB") {
-  for (const auto& l : segment_test_layouts()) {
+  for (const auto& l : layouts()) {
     every_op<float, int>(l, true);
     every_op<float, index_t>(l, false);
   }
 }
 
 TEST_CASE("segments: double and int32") {
-  for (const auto& l : segment_test_layouts()) {
+  for (const auto& l : layouts()) {
     every_op<double, index_t>(l, false);
     every_op<int, int>(l, false);
   }
@@ -82,7 +116,7 @@ TEST_CASE("segments: CSR with int values and int columns multiplies, exactly") {
 }
 
 TEST_CASE("segments: CSR matrix-vector product, float and double, 32- and 64-bit column indices") {
-  for (const auto& l : segment_test_layouts()) {
+  for (const auto& l : layouts()) {
     const index_t ncols = 1 + static_cast<index_t>(l.seed % 5000);
     const std::uint64_t col_seed = next_seed(), x_seed = next_seed();
     std::vector<index_t> cols(static_cast<std::size_t>(l.end()));

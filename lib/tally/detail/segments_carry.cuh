@@ -1,7 +1,6 @@
 // block_carry: the segmented scan that joins a block's threads in the segment kernel
 // (segments_kernel.cuh): each thread's items may close a segment, and every thread learns the state
-// open before its items. warp_carry, its warp part, joins a warp's lanes in the planned CSR kernel
-// (csr_plan_kernel.cuh).
+// open before its items.
 #pragma once
 #include <tally/policies/config.cuh>
 #include <tally/policies/warp.cuh>
@@ -35,26 +34,6 @@ TALLY_DEVICE block_carry_result<S> fold_warp_slots(const carry_slot<S>* slots, S
   return {prefix, total};
 }
 
-// The warp's part of the scan: closers has bit l set where lane l's items close a segment, tail is
-// the lane's state after its last close. Returns the open state at the end of this lane's items:
-// its tail joined with the tails of the lanes before it, back to the last one that closes (that
-// lane's tail included). The order of every join is fixed. Called by every lane of the warp.
-template <class S, class Op>
-TALLY_DEVICE S warp_carry(unsigned closers, S tail, Op op) {
-  const int lane = static_cast<int>(threadIdx.x) % warp_size;
-  // The state a lane holds after the step of offset d covers lanes (lane - 2d, lane], and it meets
-  // the one d lanes up while no lane in (lane - d, lane] closes, that is while the last closing lane
-  // at or before this one (-1: none) is at or before lane - d.
-  const int last_close = warp_size - 1 - __clz(closers & (full_mask >> (warp_size - 1 - lane)));
-  S v = tail;
-#pragma unroll
-  for (int offset = 1; offset < warp_size; offset *= 2) {
-    const S v_up = shfl_up(v, offset);
-    if (lane >= offset && last_close <= lane - offset) v = op(v_up, v);
-  }
-  return v;
-}
-
 // Segmented scan over the block: thread t's items close a segment (closes) or not, and tail is the
 // state of its items after its last close (all of them when it closes none). A state meets the ones
 // after it until a close: each thread gets the open state before its items, starting from carry.
@@ -65,8 +44,17 @@ TALLY_DEVICE block_carry_result<S> block_carry(bool closes, S tail, S carry, Op 
   constexpr int warps = Threads / warp_size;
   const int lane = static_cast<int>(threadIdx.x) % warp_size;
   const int warp = static_cast<int>(threadIdx.x) / warp_size;
+  // The warp's closes as one ballot: the state a lane holds after the step of offset d covers lanes
+  // (lane - 2d, lane], and it meets the one d lanes up while no lane in (lane - d, lane] closes, that
+  // is while the last closing lane at or before this one (-1: none) is at or before lane - d.
   const unsigned closers = __ballot_sync(full_mask, closes);
-  const S v = warp_carry(closers, tail, op);
+  const int last_close = warp_size - 1 - __clz(closers & (full_mask >> (warp_size - 1 - lane)));
+  S v = tail;
+#pragma unroll
+  for (int offset = 1; offset < warp_size; offset *= 2) {
+    const S v_up = shfl_up(v, offset);
+    if (lane >= offset && last_close <= lane - offset) v = op(v_up, v);
+  }
   if (lane == warp_size - 1) slots[warp] = {v, closers != 0};
   const bool f_before = (closers & ((1u << lane) - 1u)) != 0;  // a lane before this one closes
   const S v_before = shfl_up(v, 1);

@@ -11,10 +11,8 @@ namespace tally::detail {
 inline constexpr int warp_size = 32;
 inline constexpr unsigned full_mask = 0xffffffffu;
 
-// v of the lane `offset` above (shfl_down) or below (shfl_up) this one, or of lane `offset` itself
-// (shfl_from), word by word.
-enum class shfl_kind { down, up, from };
-template <shfl_kind Kind, class T>
+// v of the lane `offset` above (shfl_down) or below (shfl_up) this one, word by word.
+template <bool Down, class T>
 TALLY_DEVICE T shfl_words(const T& v, int offset) {
   static_assert(std::is_trivially_copyable_v<T>, "tally: warp shuffles need trivially copyable states");
   constexpr int words = (sizeof(T) + 3) / 4;
@@ -25,17 +23,13 @@ TALLY_DEVICE T shfl_words(const T& v, int offset) {
   in.value = v;
 #pragma unroll
   for (int k = 0; k < words; ++k)
-    out.w[k] = Kind == shfl_kind::down ? __shfl_down_sync(full_mask, in.w[k], offset)
-               : Kind == shfl_kind::up    ? __shfl_up_sync(full_mask, in.w[k], offset)
-                                          : __shfl_sync(full_mask, in.w[k], offset);
+    out.w[k] = Down ? __shfl_down_sync(full_mask, in.w[k], offset) : __shfl_up_sync(full_mask, in.w[k], offset);
   return out.value;
 }
 template <class T>
-TALLY_DEVICE T shfl_down(const T& v, int offset) { return shfl_words<shfl_kind::down>(v, offset); }
+TALLY_DEVICE T shfl_down(const T& v, int offset) { return shfl_words<true>(v, offset); }
 template <class T>
-TALLY_DEVICE T shfl_up(const T& v, int offset) { return shfl_words<shfl_kind::up>(v, offset); }
-template <class T>
-TALLY_DEVICE T shfl_from(const T& v, int lane) { return shfl_words<shfl_kind::from>(v, lane); }
+TALLY_DEVICE T shfl_up(const T& v, int offset) { return shfl_words<false>(v, offset); }
 
 // Whether Op sums a whole warp's states in one call, op.warp_total(v, counts): every lane gets the
 // total of the lanes whose `counts` is true (op::sum of binned states: exact integer warp sums).

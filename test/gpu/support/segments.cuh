@@ -70,46 +70,9 @@ struct segment_layout {
 };
 
 // Column of element j of a CSR test matrix with `cols` columns.
-__host__ __device__ inline index_t csr_col(std::uint64_t seed, index_t j, index_t cols) {
+inline index_t csr_col(std::uint64_t seed, index_t j, index_t cols) {
   return static_cast<index_t>(mix(seed ^ 0xC0FFEEull, static_cast<std::uint64_t>(j)) % static_cast<std::uint64_t>(cols));
 }
-
-// Lengths of the issue's mix: 0, 1, 31, 32, 33, 1023 and 1025, in random order.
-inline std::vector<index_t> mixed_lengths(index_t count, std::uint64_t seed) {
-  const index_t pick[] = {0, 1, 31, 32, 33, 1023, 1025};
-  return draw_lengths(count, seed, [&](std::mt19937_64& g) { return pick[g() % 7]; });
-}
-
-// Pareto(alpha) lengths, capped.
-inline std::vector<index_t> power_law_lengths(index_t count, std::uint64_t seed, double alpha, index_t cap) {
-  return draw_lengths(count, seed, [&](std::mt19937_64& g) {
-    const double u = (static_cast<double>(g() >> 11) + 0.5) * 0x1p-53;
-    return std::min<index_t>(cap, static_cast<index_t>(std::pow(u, -1.0 / alpha)) - 1);
-  });
-}
-
-// The segment tests' layouts: the issue's mix, a base past element 0, short, 0-128, power-law, all
-// empty, one long, one empty and one element, one long among many short.
-inline std::vector<segment_layout> segment_test_layouts() {
-  std::vector<segment_layout> out;
-  const auto add = [&](std::vector<index_t> lengths, index_t base = 0) {
-    out.push_back({offsets_of(lengths, base), next_seed()});
-  };
-  add(mixed_lengths(5000, next_seed()));
-  add(mixed_lengths(3, next_seed()), 17);  // a base past element 0
-  add(draw_lengths(200000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(1 + g() % 8); }));
-  add(draw_lengths(20000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 129); }));
-  add(power_law_lengths(20000, next_seed(), 0.6, index_t{1} << 22));
-  add(std::vector<index_t>(1000, 0));                  // all empty
-  add({(index_t{1} << 20) + 7});                       // one segment
-  add({0});                                            // one empty segment
-  add({1});
-  std::vector<index_t> spiky = draw_lengths(100000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 5); });
-  spiky[777] = index_t{1} << 22;                       // one long among many short
-  add(spiky);
-  return out;
-}
-
 
 // Host reference of every segment. With x (CSR), dot is sum of a_j * x[col(j)].
 template <class T>
