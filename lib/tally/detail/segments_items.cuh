@@ -7,6 +7,8 @@
 //   segments_args                one call: the offsets, the segment count, the output, the elements
 //   segment_entry<S>             a block's partial state of a segment that crosses its share's edge
 #pragma once
+#include <cstdint>
+
 #include <tally/policies/config.cuh>
 
 namespace tally::detail {
@@ -65,6 +67,11 @@ struct csr_elements {
     TALLY_DEVICE Col operator[](int k) const { return __ldcs(c + k); }
   };
   TALLY_DEVICE cursor at(index_t j) const { return {cols + j}; }
+  // Element j's place in its 32-element line of columns: loads that start `line_shift(j)` elements
+  // earlier start on a 128-byte line (256 for 8-byte columns).
+  TALLY_DEVICE int line_shift(index_t j) const {
+    return static_cast<int>(reinterpret_cast<std::uintptr_t>(cols + j) / sizeof(Col) % 32);
+  }
   TALLY_DEVICE Acc finish(const Col& col, index_t j) const {
     return static_cast<Acc>(__ldcs(values + j)) * static_cast<Acc>(x[static_cast<index_t>(col)]);
   }

@@ -166,7 +166,14 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   // them here would wait for the load.
   constexpr int prefetched_rounds = K::elements::end_rounds;
   using Raw = typename K::elements::raw;
+  // CSR: a warp's loads of a tile's columns (and values) start on a 128-byte line, 32 elements, so
+  // that each warp-wide load is one L2 request instead of two (the L2's tag requests bound CSR:
+  // docs/segments.md). Thread t's load q is tile position t + q * Threads - shift, shift being the
+  // tile start's element index modulo 32 (from the columns' address), and the tile holds D - shift
+  // items at most. Only q = 0 can fall before the tile.
+  constexpr bool aligned_loads = K::elements::gathers_x;
   Raw next[Items];
+  int next_shift = 0;
   Off next_ends[prefetched_rounds];
   // CSR: a tile finishes (gathers) all its candidates, but its k ends leave the last of them to the
   // next tile. Those products stay staged in shared memory (at positions kept_at + 1 ... kept_at +
@@ -176,14 +183,18 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   constexpr bool keeps = K::elements::gathers_x;
   int kept = 0, kept_at = 0;
   const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
-    const int fz = static_cast<int>(lesser(D, d1 - fd));
+    if constexpr (aligned_loads) next_shift = p.elements.line_shift(base + fj);
+    const int fz = static_cast<int>(lesser(D - next_shift, d1 - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
     // Every register is written, past the tile's end too, so that a tile's values die once folded
     // (kept for a conditional load, they live across the whole tile and spill).
-    const auto src = p.elements.at(base + fj + t);
+    const auto src = p.elements.at(base + fj - next_shift + t);
     if constexpr (!K::elements::gathered) {
 #pragma unroll
-      for (int q = 0; q < Items; ++q) next[q] = t + q * Threads < favail ? src[q * Threads] : Raw{};
+      for (int q = 0; q < Items; ++q) {
+        const int x = t + q * Threads - next_shift;  // its tile position
+        next[q] = (q > 0 || x >= 0) && x < favail ? src[q * Threads] : Raw{};
+      }
     }
     const int fc = static_cast<int>(lesser(fz, p.segments - fi));  // candidates that exist
     const Off* const fo = p.offsets + fi + 1 + t;
@@ -225,28 +236,35 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     if (d0 < d1) fetch(i, j, d0);
 
     for (index_t d = d0; d < d1;) {
-      const int z = static_cast<int>(lesser(D, d1 - d));  // items in this tile
+      const int shift = next_shift;
+      const int z = static_cast<int>(lesser(D - shift, d1 - d));  // items in this tile
       const int avail = static_cast<int>(lesser(z, n - j));
 
       // The tile's elements, finished from the raw parts the walk before loaded (CSR: the values'
       // loads and x's gathers, which needed the columns, go out here together and meet the end count).
+      const int t0 = t - shift;
+      const auto at = [&](int q) { return t0 + q * Threads; };  // v[q]'s tile position
+      // v[q] holds a position in [0, limit) for q < below(limit) (but q = 0 where t0 < 0), counted
+      // once so that each q costs one compare.
+      const auto below = [&](int limit) { return limit > t0 ? (limit - t0 + Threads - 1) / Threads : 0; };
+      const int avail_q = below(avail);
+      const auto holds = [&](int q, int limit_q) { return q < limit_q && (q > 0 || t0 >= 0); };
       E v[Items];
       if constexpr (!K::elements::gathered) {
-        // This thread's kept elements: q < kept_q (t + q * Threads < kept), but not element 0.
-        const int kept_q = keeps && kept > t ? (kept - t + Threads - 1) / Threads : 0;
-        const auto is_kept = [&](int q) { return q < kept_q && (q > 0 || t > 0); };
+        // This thread's kept elements: positions 1 ... kept - 1.
+        const int kept_q = keeps ? below(kept) : 0;
+        const auto is_kept = [&](int q) { return q < kept_q && (q > 0 || t0 >= 1); };
 #pragma unroll
         for (int q = 0; q < Items; ++q) {
-          const int x = t + q * Threads;
           // (Not by type: CSR's int columns are its int products' type.)
           if constexpr (!K::elements::gathers_x) v[q] = next[q];  // the raw part is the element
-          else v[q] = x < avail && !is_kept(q) ? p.elements.finish(next[q], base + j + x) : E{};
+          else v[q] = holds(q, avail_q) && !is_kept(q) ? p.elements.finish(next[q], base + j + at(q)) : E{};
         }
         // Kept products after every load has gone out (a branch between the loads would wait for each).
         if constexpr (keeps) {
 #pragma unroll
           for (int q = 0; q < Items; ++q)
-            if (is_kept(q)) v[q] = element(kept_at + t + q * Threads);
+            if (is_kept(q)) v[q] = element(kept_at + at(q));
         }
       }
 
@@ -300,9 +318,10 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             if (t + q * Threads < m) v[q] = p.elements.load(start + t + q * Threads);
         }
         S acc = op.template identity<Acc>();
+        const int m_q = below(m);
 #pragma unroll
         for (int q = 0; q < Items; ++q)
-          if (t + q * Threads < m) acc = op(acc, op.template lift<Acc>(v[q], j + t + q * Threads - begin));
+          if (holds(q, m_q)) acc = op(acc, op.template lift<Acc>(v[q], j + at(q) - begin));
         kept = 0;  // nothing staged
         if (next_d < d1) fetch(i, j + m, next_d);
         carry = block_carry<Threads>(false, acc, carry, op, slots).total;
@@ -310,7 +329,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
         if constexpr (!K::elements::gathered) {
 #pragma unroll
           for (int q = 0; q < Items; ++q)
-            if (t + q * Threads < avail) element(t + q * Threads) = v[q];
+            if (holds(q, avail_q)) element(at(q)) = v[q];
         }
         if (t == 0) ends[k] = INT_MAX;
         kept = avail - m;  // staged past the tile's last element: the next tile's first ones
