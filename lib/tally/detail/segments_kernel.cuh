@@ -15,7 +15,8 @@
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
 //      next tile's while this one is walked: CSR's columns, whose values and x gathers go out when
 //      the tile starts, segments_items.cuh, except for the products the tile before staged and did
-//      not use, which it takes from shared memory) and the block counts the tile's ends k, the first
+//      not use, which it takes from shared memory; CSR's warps load whole 128-byte lines, the tile
+//      shortened to start its loads on one) and the block counts the tile's ends k, the first
 //      end_rounds * Threads candidates (prefetched with the elements) with one barrier; m = D - k
 //      elements remain;
 //   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
