@@ -37,6 +37,14 @@ if [ $? -eq 77 ]; then
   exit 77
 fi
 
+# "<reports> <reports outside NCCL's kernels>" of an initcheck log (the second -1 where the printed
+# reports do not add up to the summaries' counts).
+nccl_only_reports() {
+  awk '/^========= ERROR SUMMARY: [0-9]+ error/ { summed += $4 }
+       /^========= Uninitialized/ { reports++; if ((getline at) > 0 && at !~ /^=========     at nccl/) outside++ }
+       END { print summed + 0, (reports == summed ? outside + 0 : -1) }' "$1"
+}
+
 failed=0
 canary="$build/test/sanitize/sanitize_canary"
 if [ "${TALLY_SANITIZE_CANARY:-1}" != 0 ]; then
@@ -68,12 +76,25 @@ for tool in "${tools[@]}"; do
     # NCCL probes its kernels with cudaFuncGetAttributes and expects the ones built for other GPUs to
     # fail (cudaErrorNoKernelImageForDevice): not an error of the program, so API errors are not
     # reported for the NCCL test. Memory errors still are.
-    api_errors=explicit
-    case "$(basename "$exe")" in nccl*) api_errors=no ;; esac
-    "$sanitizer" --tool "$tool" --error-exitcode 86 --print-limit 20 --report-api-errors "$api_errors" "$exe" >"$log" 2>&1
+    api_errors=explicit nccl=0 print_limit=20
+    case "$(basename "$exe")" in nccl*) api_errors=no nccl=1 ;; esac
+    # Every initcheck report of the NCCL test is printed, so that each one's kernel can be read below.
+    [ "$nccl$tool" = 1initcheck ] && print_limit=1000000
+    "$sanitizer" --tool "$tool" --error-exitcode 86 --print-limit "$print_limit" --report-api-errors "$api_errors" "$exe" >"$log" 2>&1
     status=$?
     summary=$(grep -m1 "ERROR SUMMARY\|RACECHECK SUMMARY" "$log" || echo "no summary")
-    tests=$(grep -m1 "test cases:" "$log" || echo "")
+    # With two ranks or more, NCCL's own kernels read device memory they never initialized: its LL
+    # protocol polls 16-byte lines of data and flags before the peer writes them (docs/nccl.md). Those
+    # reports (their kernel's name begins with nccl) are counted and set aside; any other fails, and
+    # so does a log whose reports do not add up to its summaries.
+    if [ "$status" -eq 86 ] && [ "$nccl$tool" = 1initcheck ]; then
+      read -r reported outside < <(nccl_only_reports "$log")
+      if [ "$outside" = 0 ]; then
+        summary="$reported reports, all in NCCL's own kernels (set aside: docs/nccl.md)"
+        status=0
+      fi
+    fi
+    tests=$(grep "test cases:" "$log" | tail -n1)  # the last: the program's own (a test that starts workers prints theirs first)
     printf '%-10s %-22s exit %-3s %4ss  %s | %s\n' "$tool" "$(basename "$exe")" "$status" "$((SECONDS - start))" \
       "$summary" "$tests"
     if [ "$status" -ne 0 ]; then
