@@ -23,10 +23,11 @@
 #            thrust::sort, and seed 003's ladder (about a minute on an H100)
 # nccl:      tally_bench_nccl, tally::nccl's all_reduce over every visible GPU (--ranks R: fewer)
 #            against the single-GPU reduce and NCCL's all-gather / all-reduce (built where NCCL is
-#            found); its JSON is its own, not Google Benchmark's, and is saved without a plot
+#            found; --threads: a host thread a rank); its JSON is its own, not Google Benchmark's,
+#            and is saved without a plot
 # --save also writes bench/results/<gpu><suffix>.json and its PNGs (bench/plot.py); the suffix is
 # _quick or _ladder for reduce runs other than --full, _rows, _transpose, _segments, _sort and
-# _nccl<ranks> for the others.
+# _nccl<ranks>[_threads] for the others.
 # Any other argument goes to the program (e.g. --benchmark_filter=float/sum, --target_ms=10).
 # Environment: TALLY_BUILD_DIR (default: build).
 # With no CUDA device it exits non-zero with one line on stderr, before building when it can tell.
@@ -101,7 +102,7 @@ fi
 "$build/bench/$target" ${defaults[@]+"${defaults[@]}"} ${args[@]+"${args[@]}"} ${out_args[@]+"${out_args[@]}"}
 
 if ((save)) && [[ "$program" == nccl ]]; then
-  read -r gpu ranks < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print(c["device"].replace(" ", "_"), c["ranks"])' "$json")
+  read -r gpu ranks < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); print(c["device"].replace(" ", "_"), str(c["ranks"]) + ("_threads" if c.get("threads") else ""))' "$json")
   dest="$results/${gpu}_nccl$ranks.json"
   mkdir -p "$results"
   mv "$json" "$dest"
