@@ -5,8 +5,9 @@
 // Rows are named segments/<type>/<job>/<lib>/<distribution>:
 //   job   sum (reduce_segments) | spmv (y = A x)
 //   lib   cub_segmented | tally_default | tally_tiles (the default without row shares: shares of one
-//         segment length read in tiles too) | tally_walk (the default without lane groups for short
-//         segments: every tile walked) | tally_begin_end (the begin / end form over the same
+//         segment length read in tiles too) | tally_walk (sums: the default without lane groups for
+//         short segments, every tile walked) | tally_groups (SpMV: the default, which walks every
+//         tile, with lane groups) | tally_begin_end (the begin / end form over the same
 //         segments) | tally_rows (reduce_rows on the same buffer, where every segment has one length)
 //         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
 // Distributions: the issue's table (uniform 1-8, 64, 0-128, 1000, 1-65536; power law; one long
@@ -326,15 +327,16 @@ void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std:
                        t * static_cast<double>(data->segments);
   const std::string type = std::is_same_v<T, float> ? "float" : "double";
   const auto tally_call = tally_spmv_call<tally::default_csr_policy<T>, T>(data, stream);
+  // The default walks every tile; with lane groups for tiles of short rows (the sums' default).
   using D = tally::default_csr_policy<T>;
-  const auto walk_call = tally_spmv_call<tally::segments_policy<D::threads, D::items, typename D::accum, typename D::launch, 0>, T>(data, stream);
+  const auto groups_call = tally_spmv_call<tally::segments_policy<D::threads, D::items, typename D::accum, typename D::launch, 4>, T>(data, stream);
   const auto read = [&](std::function<launcher()> make) { return output_after_one_call<T>(data, make, stream); };
   const auto alg1 = cusparse_call<T>(data, CUSPARSE_SPMV_CSR_ALG1, stream);
   const auto alg2 = cusparse_call<T>(data, CUSPARSE_SPMV_CSR_ALG2, stream);
   rows.push_back({type, "spmv", "cusparse_alg1", d.name, true, bytes, alg1, read(alg1)});
   rows.push_back({type, "spmv", "cusparse_alg2", d.name, true, bytes, alg2, read(alg2)});
   rows.push_back({type, "spmv", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
-  rows.push_back({type, "spmv", "tally_walk", d.name, false, bytes, walk_call, read(walk_call)});
+  rows.push_back({type, "spmv", "tally_groups", d.name, false, bytes, groups_call, read(groups_call)});
 }
 
 // Before timing: every row's output agrees with its distribution's first baseline, within

@@ -69,8 +69,10 @@ using default_segments_policy = segments_policy<256, sizeof(T) <= 4 ? 17 : 13, d
 
 // csr_matvec's default: tiles of 256 x 11 for 8-byte values (the sums' 13 spill in the CSR kernel,
 // which holds the columns ahead at 80 registers; H100: double SpMV +10 - 13 % on short and
-// power-law rows, docs/segments.md), 256 x 17 for 4-byte ones.
+// power-law rows, docs/segments.md), 256 x 17 for 4-byte ones, every tile walked: lane groups
+// gained no SpMV row and their pass over a tile's ends cost power-law rows 1 - 2 %.
 template <class T>
-using default_csr_policy = segments_policy<256, sizeof(T) <= 4 ? 17 : 11, detail::default_accum<T, op::sum>, launch::pdl>;
+using default_csr_policy =
+    segments_policy<256, sizeof(T) <= 4 ? 17 : 11, detail::default_accum<T, op::sum>, launch::pdl, 0>;
 
 }  // namespace tally

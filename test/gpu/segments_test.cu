@@ -81,10 +81,12 @@ TEST_CASE("segments: double and int32") {
 }
 
 // An element source whose raw part (the column) has the element's type (int values, int columns,
-// int sums) once had the kernel take the column itself for the element.
+// int sums) once had the kernel take the column itself for the element. The columns and values
+// also start 5 elements into their allocation: the tiles' loads from 128-byte lines then begin
+// mid-line at the array's start.
 TEST_CASE("segments: CSR with int values and int columns multiplies, exactly") {
   const auto lengths_1_8 = draw_lengths(60000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 9); });
-  for (const segment_layout l : {segment_layout{offsets_of(mixed_lengths(3000, next_seed()), 0), next_seed()},
+  for (const segment_layout& l : {segment_layout{offsets_of(mixed_lengths(3000, next_seed()), 0), next_seed()},
                                  segment_layout{offsets_of(lengths_1_8, 0), next_seed()}}) {
     INFO(l.describe());
     const index_t n = l.end(), S = l.segments(), ncols = 3001;
@@ -95,23 +97,30 @@ TEST_CASE("segments: CSR with int values and int columns multiplies, exactly") {
       values[j] = static_cast<index_t>(g() % 201) - 100;
     }
     for (auto& v : x) v = static_cast<index_t>(g() % 21) - 10;
-    const auto d_cols = upload<int>(cols), d_values = upload<int>(values), d_x = upload<int>(x);
+    const auto d_x = upload<int>(x);
     const auto d_offsets = upload<int>(l.offsets);
-    device_buffer<int> y(static_cast<std::size_t>(S));
-    segments_reducer<default_csr_policy<int>, int> r;
-    r.dot(d_values.get(), d_cols.get(), d_offsets.get(), S, d_x.get(), y.get());
-    std::vector<int> got(static_cast<std::size_t>(S));
-    TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), y.get(), got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    index_t bad = 0;
-    for (index_t s = 0; s < S && bad < 5; ++s) {
-      std::int64_t want = 0;  // at most 1025 products of at most 1000: exact in int
-      for (index_t j = l.offsets[s]; j < l.offsets[s + 1]; ++j) want += values[j] * x[cols[j]];
-      if (got[s] != want) {
-        ++bad;
-        FAIL_CHECK("segment " << s << ": got " << got[s] << ", want " << want);
+    for (const index_t pad : {index_t{0}, index_t{5}}) {
+      INFO("arrays start " << pad << " elements into their allocation");
+      std::vector<index_t> padded_cols(static_cast<std::size_t>(pad), 0), padded_values(static_cast<std::size_t>(pad), 0);
+      padded_cols.insert(padded_cols.end(), cols.begin(), cols.end());
+      padded_values.insert(padded_values.end(), values.begin(), values.end());
+      const auto d_cols = upload<int>(padded_cols), d_values = upload<int>(padded_values);
+      device_buffer<int> y(static_cast<std::size_t>(S));
+      segments_reducer<default_csr_policy<int>, int> r;
+      r.dot(d_values.get() + pad, d_cols.get() + pad, d_offsets.get(), S, d_x.get(), y.get());
+      std::vector<int> got(static_cast<std::size_t>(S));
+      TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), y.get(), got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      index_t bad = 0;
+      for (index_t s = 0; s < S && bad < 5; ++s) {
+        std::int64_t want = 0;  // at most 1025 products of at most 1000: exact in int
+        for (index_t j = l.offsets[s]; j < l.offsets[s + 1]; ++j) want += values[j] * x[cols[j]];
+        if (got[s] != want) {
+          ++bad;
+          FAIL_CHECK("segment " << s << ": got " << got[s] << ", want " << want);
+        }
       }
+      CHECK(bad == 0);
     }
-    CHECK(bad == 0);
   }
 }
 

@@ -68,9 +68,11 @@ struct csr_elements {
   };
   TALLY_DEVICE cursor at(index_t j) const { return {cols + j}; }
   // Element j's place in its 32-element line of columns: loads that start `line_shift(j)` elements
-  // earlier start on a 128-byte line (256 for 8-byte columns).
+  // earlier start on a 128-byte line (256 for 8-byte columns). Never before cols[0]: the caller's
+  // columns need not start on a line.
   TALLY_DEVICE int line_shift(index_t j) const {
-    return static_cast<int>(reinterpret_cast<std::uintptr_t>(cols + j) / sizeof(Col) % 32);
+    const int s = static_cast<int>(reinterpret_cast<std::uintptr_t>(cols + j) / sizeof(Col) % 32);
+    return j < s ? static_cast<int>(j) : s;
   }
   TALLY_DEVICE Acc finish(const Col& col, index_t j) const {
     return static_cast<Acc>(__ldcs(values + j)) * static_cast<Acc>(x[static_cast<index_t>(col)]);
