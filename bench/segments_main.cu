@@ -11,7 +11,8 @@
 //         segments) | tally_rows (reduce_rows on the same buffer, where every segment has one length)
 //         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
 // Distributions: the issue's table (uniform 1-8, 64, 0-128, 1000, 1-65536; power law; one long
-// segment among short ones; three long ones) for sums; uniform and power-law rows for SpMV.
+// segment among short ones; three long ones) for sums; uniform and power-law rows, and one long row
+// among short ones, for SpMV.
 // Counters (harness.hpp): GBps = bytes / time with bytes = the values read, the offsets read
 // ((S + 1) * 4), the outputs written (S * sizeof(T)) and for SpMV the column indices (4 bytes) and
 // one x gather (sizeof(T)) a non-zero; pct_ceiling against the streaming-read ceiling measured at
@@ -119,6 +120,13 @@ std::vector<distribution> spmv_distributions() {
       {"rows_2^22_uniform_1_16", [] { return draw(1 << 22, 6, uniform_in(1, 16)); }},
       {"rows_2^20_power_law_1.2", [] { return draw(1 << 20, 7, pareto(1.2, 1 << 20)); }},
       {"rows_2^18_power_law_0.8", [] { return draw(1 << 18, 8, pareto(0.8, 1 << 22)); }},
+      // The end weight's adversary: a share of short rows beside one long row's shares.
+      {"rows_one_2^24_among_2^20_of_0_4",
+       [] {
+         auto v = draw(1 << 20, 9, uniform_in(0, 4));
+         v[v.size() / 3] = std::int64_t{1} << 24;
+         return v;
+       }},
   };
 }
 

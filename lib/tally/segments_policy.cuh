@@ -2,7 +2,7 @@
 //
 // Segments are balanced by merge path (docs/segments.md): the S segment ends and the n elements form
 // one merged sequence, and every block of a resident grid takes an equal share of its cost (an end
-// weighs 32 elements, 4 in CSR products), in tiles of Threads * Items items staged through shared
+// weighs 32 elements, 2 in CSR products), in tiles of Threads * Items items staged through shared
 // memory, where each thread walks Items consecutive element positions. An end closes a segment, an
 // element folds into the open one; so a block's work is the same whether its share holds one
 // segment of a billion elements or a million empty ones.
