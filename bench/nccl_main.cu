@@ -100,18 +100,21 @@ struct ranks_t {
     cudaSetDevice(0);
   }
 
+  // Every timing: the best of `batches` batches of `calls` calls back to back, after `warmups`.
+  static constexpr int warmups = 3, batches = 5, calls = 10;
+
   // Microseconds per call of call() (which queues one call on `ranks` ranks, 1: GPU 0 alone):
-  // best of 5 batches of 10, the slowest rank's time per batch.
+  // the slowest rank's time per batch, the best batch.
   template <class F>
   double best_us(int ranks, F call) {
-    for (int i = 0; i < 3; ++i) call();
+    for (int i = 0; i < warmups; ++i) call();
     double best = 1e30;
-    for (int batch = 0; batch < 5; ++batch) {
+    for (int batch = 0; batch < batches; ++batch) {
       for (int r = 0; r < ranks; ++r) {
         BENCH_CHECK(cudaSetDevice(r));
         BENCH_CHECK(cudaEventRecord(start[static_cast<std::size_t>(r)], streams[static_cast<std::size_t>(r)]));
       }
-      for (int i = 0; i < 10; ++i) call();
+      for (int i = 0; i < calls; ++i) call();
       double slowest = 0;
       for (int r = 0; r < ranks; ++r) {
         BENCH_CHECK(cudaSetDevice(r));
@@ -120,7 +123,7 @@ struct ranks_t {
       for (int r = 0; r < ranks; ++r) {
         BENCH_CHECK(cudaSetDevice(r));
         BENCH_CHECK(cudaEventSynchronize(stop[static_cast<std::size_t>(r)]));
-        slowest = std::max(slowest, elapsed_ms(r) / 10);
+        slowest = std::max(slowest, elapsed_ms(r) / calls);
       }
       best = std::min(best, slowest);
     }
@@ -133,7 +136,7 @@ struct ranks_t {
   template <class F>
   double best_us_threaded(F call_rank) {
     const int ranks = size();
-    std::vector<double> ms(static_cast<std::size_t>(ranks) * 5);
+    std::vector<double> ms(static_cast<std::size_t>(ranks) * batches);
     thread_barrier meet(ranks);
     std::vector<std::thread> threads;
     for (int r = 0; r < ranks; ++r) {
@@ -141,15 +144,15 @@ struct ranks_t {
         const auto k = static_cast<std::size_t>(r);
         try {
           BENCH_CHECK(cudaSetDevice(r));
-          for (int i = 0; i < 3; ++i) call_rank(r);
-          for (int batch = 0; batch < 5; ++batch) {
+          for (int i = 0; i < warmups; ++i) call_rank(r);
+          for (int batch = 0; batch < batches; ++batch) {
             BENCH_CHECK(cudaStreamSynchronize(streams[k]));
             meet.arrive_and_wait();
             BENCH_CHECK(cudaEventRecord(start[k], streams[k]));
-            for (int i = 0; i < 10; ++i) call_rank(r);
+            for (int i = 0; i < calls; ++i) call_rank(r);
             BENCH_CHECK(cudaEventRecord(stop[k], streams[k]));
             BENCH_CHECK(cudaEventSynchronize(stop[k]));
-            ms[k * 5 + static_cast<std::size_t>(batch)] = elapsed_ms(r) / 10;
+            ms[k * batches + static_cast<std::size_t>(batch)] = elapsed_ms(r) / calls;
           }
         } catch (const std::exception& e) {
           // The other ranks' collectives would wait for this one for ever: report and quit.
@@ -161,9 +164,9 @@ struct ranks_t {
     }
     for (std::thread& t : threads) t.join();
     double best = 1e30;
-    for (int batch = 0; batch < 5; ++batch) {
+    for (int batch = 0; batch < batches; ++batch) {
       double slowest = 0;
-      for (int r = 0; r < ranks; ++r) slowest = std::max(slowest, ms[static_cast<std::size_t>(r) * 5 + static_cast<std::size_t>(batch)]);
+      for (int r = 0; r < ranks; ++r) slowest = std::max(slowest, ms[static_cast<std::size_t>(r) * batches + static_cast<std::size_t>(batch)]);
       best = std::min(best, slowest);
     }
     BENCH_CHECK(cudaSetDevice(0));
