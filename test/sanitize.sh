@@ -76,10 +76,10 @@ for tool in "${tools[@]}"; do
     # NCCL probes its kernels with cudaFuncGetAttributes and expects the ones built for other GPUs to
     # fail (cudaErrorNoKernelImageForDevice): not an error of the program, so API errors are not
     # reported for the NCCL test. Memory errors still are.
-    api_errors=explicit nccl=0 print_limit=20
-    case "$(basename "$exe")" in nccl*) api_errors=no nccl=1 ;; esac
+    api_errors=explicit nccl_initcheck=0 print_limit=20
+    case "$(basename "$exe")" in nccl*) api_errors=no; [ "$tool" = initcheck ] && nccl_initcheck=1 ;; esac
     # Every initcheck report of the NCCL test is printed, so that each one's kernel can be read below.
-    [ "$nccl$tool" = 1initcheck ] && print_limit=1000000
+    [ "$nccl_initcheck" = 1 ] && print_limit=1000000
     "$sanitizer" --tool "$tool" --error-exitcode 86 --print-limit "$print_limit" --report-api-errors "$api_errors" "$exe" >"$log" 2>&1
     status=$?
     summary=$(grep -m1 "ERROR SUMMARY\|RACECHECK SUMMARY" "$log" || echo "no summary")
@@ -87,7 +87,7 @@ for tool in "${tools[@]}"; do
     # protocol polls 16-byte lines of data and flags before the peer writes them (docs/nccl.md). Those
     # reports (their kernel's name begins with nccl) are counted and set aside; any other fails, and
     # so does a log whose reports do not add up to its summaries.
-    if [ "$status" -eq 86 ] && [ "$nccl$tool" = 1initcheck ]; then
+    if [ "$status" -eq 86 ] && [ "$nccl_initcheck" = 1 ]; then
       read -r reported outside < <(nccl_only_reports "$log")
       if [ "$outside" = 0 ]; then
         summary="$reported reports, all in NCCL's own kernels (set aside: docs/nccl.md)"
