@@ -390,6 +390,19 @@ TEST_CASE("segments: lane groups (mean lengths 2 to 400), against the walk alone
     check_ranges<default_segments_policy<float>, op::sum, int, float>(data, b, e, rt);
     CHECK(data.changed() == 0);
   }
+  // Tiles of segments of 0 - 4 with one of 40 - 239 here and there: the long one keeps the tile
+  // from lane groups after it looked short enough for them (group_lanes' pass), so it is walked.
+  const segment_layout l{offsets_of(draw_lengths(capped(300000) / 3 + 1, next_seed(),
+                                                 [](std::mt19937_64& g) {
+                                                   return static_cast<index_t>(g() % 997 == 0 ? 40 + g() % 200 : g() % 5);
+                                                 })),
+                         next_seed()};
+  const dataset<float> data(l.end(), l.seed);
+  const auto truth = host_segments_truth<float>(l);
+  check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
+  check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, index_t>(l, data, truth);
+  check_segments<walk, op::sum, float, int>(l, data, truth);
+  CHECK(data.changed() == 0);
 }
 
 TEST_CASE("segments: the begin / end form's shares of long segments, folded by warps") {

@@ -74,13 +74,19 @@ namespace tally::detail {
 // tile's ends are in shared memory; the answer is uniform.
 inline constexpr int group_rounds = 16;
 
+// Whether a tile of k ends and m elements may take lane groups (group_lanes' first test).
+template <int Threads, int Items, int GroupItems>
+TALLY_DEVICE bool may_take_groups(int k, int m) {
+  const bool short_segments = Items * k >= 2 * (k + m);  // an end in every Items / 2 items
+  return GroupItems != 0 && k >= Threads / warp_size && short_segments;
+}
+
 template <int Threads, int Items, int GroupItems>
 TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
   if constexpr (GroupItems == 0) {
     return 0;
   } else {
-    const bool short_segments = Items * k >= 2 * (k + m);  // an end in every Items / 2 items
-    if (k < Threads / warp_size || !short_segments) return 0;  // uniform
+    if (!may_take_groups<Threads, Items, GroupItems>(k, m)) return 0;  // uniform
     int g = 1;
     while (g < warp_size && 2 * g * GroupItems <= m / k) g *= 2;
     bool too_long = false;
@@ -144,6 +150,29 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   carry_slot<S>* slots = reinterpret_cast<carry_slot<S>*>(slot_bytes);
   S& head_state = *reinterpret_cast<S*>(head_bytes);
   const int t = static_cast<int>(threadIdx.x);
+  // The staged walk's ends by thread (where the fold does not need an element's index in its
+  // segment, so that a thread without an end needs no search for the last end before it): each end
+  // sets its bit in its thread's word and offers its number as the thread's first end; the thread
+  // reads and clears both. One word more: offsets that break the precondition may place an end at z.
+  constexpr bool marks = staged_walk && std::is_base_of_v<value_state, typename K::op>;
+  __shared__ unsigned end_bits[marks ? Threads + 1 : 1];
+  __shared__ int first_end[marks ? Threads + 1 : 1];
+  const auto mark_ends = [&](int k) {  // after the count's barrier; read after the next one
+    for (int r = t; r < k; r += Threads) {
+      const int e = ends[r];
+      const int o = e / Items;
+      atomicOr(&end_bits[o], 1u << (e - o * Items));
+      atomicMin(&first_end[o], r);
+    }
+  };
+  if constexpr (marks) {
+    end_bits[t] = 0;
+    first_end[t] = INT_MAX;
+    if (t == 0) {
+      end_bits[Threads] = 0;
+      first_end[Threads] = INT_MAX;
+    }
+  }
 
   const index_t base = static_cast<index_t>(p.offsets[0]);
   const index_t top = static_cast<index_t>(p.offsets[p.segments]) - base;
@@ -336,6 +365,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
         kept = avail - m;  // staged past the tile's last element: the next tile's first ones
         kept_at = m;
         if (next_d < d1) fetch(i + k, j + m, next_d);
+        // A tile that cannot take lane groups is walked: its ends are marked by thread now.
+        const bool marked = marks && !may_take_groups<Threads, Items, GroupItems>(k, m);
+        if (marked) mark_ends(k);
         __syncthreads();
         const int lanes = group_lanes<Threads, Items, GroupItems>(ends, k, m);
         if (lanes > 0) {
@@ -404,9 +436,21 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           // ends[a], and a0 ends come before p0.
           const int p0 = t * Items;
           int a = 0;
-          for (int hi = k; a < hi;) {  // the ends before position p0
-            const int mid = (a + hi) / 2;
-            if (ends[mid] < p0) a = mid + 1; else hi = mid;
+          unsigned ends_at = 0;  // (staged walk) bit q: an end before element p0 + q
+          if constexpr (marks) {
+            if (!marked) {  // uniform: group_lanes found a segment too long for groups
+              mark_ends(k);
+              __syncthreads();
+            }
+            ends_at = end_bits[t];
+            a = first_end[t];  // this thread's first end, where it has one
+            end_bits[t] = 0;
+            first_end[t] = INT_MAX;
+          } else {
+            for (int hi = k; a < hi;) {  // the ends before position p0
+              const int mid = (a + hi) / 2;
+              if (ends[mid] < p0) a = mid + 1; else hi = mid;
+            }
           }
           const int a0 = a;
           // Each walk leaves this thread's state after its last close (acc), whether it closes a
@@ -414,15 +458,17 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           S acc = op.template identity<Acc>();
           S head_part = acc;
           bool closes = false;
-          index_t open_begin = a == 0 ? begin : j + ends[a - 1];
+          // (With marks no fold reads it.)
+          index_t open_begin = marks || a == 0 ? begin : j + ends[a - 1];
           if constexpr (staged_walk) {
             // Branch-free: bit q of `ends_at` marks an end before element p0 + q. Each close leaves
             // its state in its position's slot (the thread's own, its element read just before),
             // and the block writes the tile's closes together after the scan.
-            unsigned ends_at = 0;
-            for (int e = ends[a]; e < p0 + Items; e = ends[++a]) {
-              const unsigned q = static_cast<unsigned>(e - p0);
-              if (q < Items) ends_at |= 1u << q;
+            if constexpr (!marks) {
+              for (int e = ends[a]; e < p0 + Items; e = ends[++a]) {
+                const unsigned q = static_cast<unsigned>(e - p0);
+                if (q < Items) ends_at |= 1u << q;
+              }
             }
             const int left = m - p0;  // elements from p0 on
             const auto walk = [&](auto any_end) {
