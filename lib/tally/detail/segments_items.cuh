@@ -26,10 +26,9 @@ namespace tally::detail {
 // registers a thread, 3 blocks of 256 an SM (segments_min_blocks).
 // end_weight: what an end (closing a segment, writing its result) costs in elements when the grid
 // is cut into equal shares: 32 where an element is one load (with 8, shares rich in short segments
-// finished last), 1 for CSR with 4-byte values and 2 with 8-byte ones (its elements cost three
-// loads and a gather each; the best weight measured for each), 128 for the begin / end form, whose
-// tiles of short segments read the input and whose long segments the warps fold (docs/segments.md
-// has the sweeps).
+// finished last), 2 for CSR, whose elements cost three loads and a gather each, 128 for the begin /
+// end form, whose tiles of short segments read the input and whose long segments the warps fold
+// (docs/segments.md has the sweeps).
 template <class T>
 struct plain_elements {
   using value = T;
@@ -58,7 +57,7 @@ struct csr_elements {
   static constexpr int end_rounds = 2;  // four spill
   static constexpr bool row_shares = false;  // staging holds the values, not the columns and x gathers
   static constexpr bool gathers_x = true;
-  static constexpr index_t end_weight = sizeof(T) < 8 ? 1 : 2;
+  static constexpr index_t end_weight = 2;
   using raw = Col;
   const T* values;
   const Col* cols;
