@@ -26,8 +26,9 @@
 //        writes the result (the first segment joined with the carry; the open tail becomes the next
 //        carry);
 //      - any other tile is walked: thread t takes element positions [t * Items, (t + 1) * Items),
-//        finds the ends among them (a binary search in shared memory) as a bit mask, and folds its
-//        elements with no branch: an end restarts the fold, and the state it closes waits in its
+//        has the ends among them as a bit mask (each end sets its bit in its thread's word with a
+//        shared atomic; where the fold needs an element's index in its segment, a binary search
+//        finds the thread's first end and a loop the rest), and folds its elements with no branch: an end restarts the fold, and the state it closes waits in its
 //        position's slot of the tile's elements (the thread has read that element already). A warp
 //        with no end among its positions just folds. (A slot holds the larger of an element and a
 //        state: 16-bit elements take 4 bytes for their float states.) Arg states, too large for
