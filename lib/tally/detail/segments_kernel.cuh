@@ -28,12 +28,13 @@
 //      - any other tile is walked: thread t takes element positions [t * Items, (t + 1) * Items),
 //        has the ends among them as a bit mask (each end sets its bit in its thread's word with a
 //        shared atomic; where the fold needs an element's index in its segment, a binary search
-//        finds the thread's first end and a loop the rest), and folds its elements with no branch: an end restarts the fold, and the state it closes waits in its
-//        position's slot of the tile's elements (the thread has read that element already). A warp
-//        with no end among its positions just folds. (A slot holds the larger of an element and a
-//        state: 16-bit elements take 4 bytes for their float states.) Arg states, too large for
-//        the slots, and the begin / end form, which reads the input, walk with branches and write
-//        each segment as it closes;
+//        finds the thread's first end and a loop the rest), and folds its elements with no branch:
+//        an end restarts the fold, and the state it closes waits in its position's slot of the
+//        tile's elements (the thread has read that element already). A warp with no end among its
+//        positions just folds. (A slot holds the larger of an element and a state: 16-bit
+//        elements take 4 bytes for their float states.) Arg states, too large for the slots, and
+//        the begin / end form, which reads the input, walk with branches and write each segment as
+//        it closes;
 //   3. after a walk, a segmented scan over the threads (block_carry) gives each thread the state of
 //      its first segment before its own elements, and the state open at the tile's end, which the
 //      next tile starts from. Each thread writes its first close; the block writes the others from
