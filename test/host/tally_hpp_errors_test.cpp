@@ -262,7 +262,12 @@ void check_sort_rejects_bad_arguments(const char* type) {
                  p + "the values output overlaps an input"));
   CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, reinterpret_cast<const std::uint32_t*>(out), out, v32_out, 4); }),
                  p + "the keys output overlaps the values"));
-  CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, v64, out, reinterpret_cast<std::uint64_t*>(out) + 1, 4); }),
+  // Both outputs in one buffer of their own: the values' 32 bytes start 8 into the keys' and end
+  // inside it (past `out` they could reach another array on the stack: an input, another error).
+  alignas(16) unsigned char outputs[64];
+  CHECK(contains(argument_error_of([&] {
+                   tally::sort_by_key(keys, v64, reinterpret_cast<K*>(outputs), reinterpret_cast<std::uint64_t*>(outputs + 8), 4);
+                 }),
                  p + "the keys output and the values output overlap"));
   // Through the template: any trivially copyable 4- or 8-byte value, checked as the library's word.
   CHECK(contains(argument_error_of([&] { tally::sort_by_key(keys, i32, out, i32, 4); }), p + "the values output overlaps an input"));
