@@ -10,7 +10,8 @@
 # programs are built but not run, except the consumer, whose "no CUDA device" exit (77) counts as
 # success. Exit 77 without --build-only means: built, but no GPU to run on (CTest: skipped).
 # The build goes to $CONSUMER_BUILD_DIR (default: a fresh temporary directory); CXX picks the
-# compiler (default g++); TALLY_CUDA_ARCHITECTURES the snippets' targets (default 90).
+# compiler (default g++); TALLY_CUDA_ARCHITECTURES the snippets' targets (default 90);
+# TALLY_CONSUMER_CUDA_FLAGS extra nvcc flags (a TALLY_COMPILE_CHECK build passes -Xcicc=-O0).
 set -euo pipefail
 
 usage() { echo "usage: $0 [--build-only] INSTALL_PREFIX" >&2; exit 2; }
@@ -33,7 +34,8 @@ build=${CONSUMER_BUILD_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tally-consumer.XXXXXX")
 
 cmake -S "$here" -B "$build" -DCMAKE_PREFIX_PATH="$(cd "$prefix" && pwd)" -DCMAKE_CXX_COMPILER="${CXX:-g++}" \
       -DCMAKE_C_COMPILER="${CC:-gcc}" \
-      -DCMAKE_CUDA_ARCHITECTURES="${TALLY_CUDA_ARCHITECTURES:-90}" -DCMAKE_BUILD_TYPE=Release
+      -DCMAKE_CUDA_ARCHITECTURES="${TALLY_CUDA_ARCHITECTURES:-90}" -DCMAKE_BUILD_TYPE=Release \
+      ${TALLY_CONSUMER_CUDA_FLAGS:+-DCMAKE_CUDA_FLAGS="$TALLY_CONSUMER_CUDA_FLAGS"}
 cmake --build "$build" --parallel
 
 status=0
