@@ -156,7 +156,10 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   // segment, so that a thread without an end needs no search for the last end before it): each end
   // sets its bit in its thread's word and offers its number as the thread's first end; the thread
   // reads and clears both. One word more: offsets that break the precondition may place an end at z.
-  constexpr bool marks = staged_walk && std::is_base_of_v<value_state, typename K::op>;
+  // Not in CSR products of 8-byte values over 64-bit row offsets: there the marks made ptxas spill
+  // and cost the product 4 - 9 % (docs/segments.md).
+  constexpr bool marks = staged_walk && std::is_base_of_v<value_state, typename K::op> &&
+                         !(K::elements::gathers_x && sizeof(E) > 4 && sizeof(Off) > 4);
   __shared__ unsigned end_bits[marks ? Threads + 1 : 1];
   __shared__ int first_end[marks ? Threads + 1 : 1];
   const auto mark_ends = [&](int k) {  // after the count's barrier; read after the next one
