@@ -179,8 +179,8 @@ class reducer {
   bool programmatic_ = false;  // launch with PDL: the launch policy asks for it and the device has it
 };
 
-// One-off reduction: the workspace comes from the device's stream-ordered memory pool
-// (cudaMallocAsync / cudaFreeAsync on `stream`), which graph capture also records.
+// One-off reduction: the workspace comes from tally's stream-ordered memory pool of the device
+// (detail::with_pool_workspace, on `stream`), which graph capture also records.
 template <class P, class T, class Out, class Op = op::sum>
 void reduce(const T* in, index_t n, Out* out, Op op = Op{}, cudaStream_t stream = 0) {
   detail::validate_reduce(in, n, out, "tally::reduce");

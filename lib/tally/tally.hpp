@@ -202,8 +202,9 @@ struct value_bits {
 }  // namespace detail
 
 // One-off reductions: a call whose n needs more than one block takes its workspace (at most tens
-// of KiB) from the device's stream-ordered memory pool, with cudaMallocAsync / cudaFreeAsync on
-// `stream`. device_reducer below allocates nothing per call.
+// of KiB) from tally's stream-ordered memory pool of the device (cudaMallocFromPoolAsync /
+// cudaFreeAsync on `stream`; the pool keeps up to 64 MiB mapped between calls). device_reducer below
+// allocates nothing per call.
 //
 //   void sum    (const T* in, index_t n, T* out,      cudaStream_t stream = 0);
 //   void min    (const T* in, index_t n, T* out,      cudaStream_t stream = 0);

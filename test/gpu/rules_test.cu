@@ -1,4 +1,5 @@
 // The rules every kernel keeps (docs/testing.md), each shown on the GPU.
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -152,6 +153,28 @@ TEST_CASE("graph capture: a reducer and the one-off reduce replay to the same re
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
+}
+
+TEST_CASE("one-off calls take their workspace from tally's pool, which keeps it mapped across synchronizations") {
+  // The device's default pool (release threshold 0) handed its memory back at every
+  // synchronization, and the next one-off mapped it again (docs/plain.md).
+  int device = 0;
+  TALLY_TEST_CHECK_CUDA(cudaGetDevice(&device));
+  const cudaMemPool_t pool = detail::workspace_pool(device);
+  REQUIRE(pool != nullptr);
+  std::uint64_t kept = 0;
+  TALLY_TEST_CHECK_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &kept));
+  CHECK(kept == detail::pool_kept_bytes);
+  const index_t n = capped((index_t{1} << 22) + 5);
+  const dataset<float> d(n, next_seed());
+  device_buffer<float> out(1);
+  tally::reduce<default_reduce_policy<float>>(d.data(), n, out.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  std::uint64_t reserved = 0, used = 0;
+  TALLY_TEST_CHECK_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  TALLY_TEST_CHECK_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  CHECK(reserved > 0);  // still mapped after the synchronization
+  CHECK(used == 0);     // and free: the call gave its workspace back
 }
 
 TEST_CASE("one reducer reused across growing and shrinking sizes; the one-off reduce agrees") {

@@ -8,6 +8,8 @@
 // to be zero and clears the rest of a call's tickets on the stream before the call.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -110,13 +112,57 @@ inline void check_workspace(const void* workspace, std::size_t size, workspace_n
                 std::to_string(need.total) + " bytes " + call + " needs");
 }
 
-// A one-off call: workspace of need.total bytes from the device's stream-ordered pool
-// (cudaMallocAsync / cudaFreeAsync on `stream`, which graph capture records too), its tickets
-// zeroed on the stream; call(workspace, bytes) queues the work.
+// The stream-ordered pool one-off calls take their workspace from: tally's own, one a device,
+// made on first use and kept for the process, whose release threshold keeps pool_kept_bytes mapped
+// across synchronizations. (The device's default pool, threshold 0, handed its memory back at each
+// synchronization and the next one-off mapped it again: 45 - 60 us of host time a call, docs/plain.md.)
+// Beyond that, a large workspace (a sort's) is handed back as before. nullptr where the device has
+// no memory pools or one cannot be made: the default pool then. Made in relaxed capture mode, so
+// that another thread's graph capture neither forbids it nor is broken by it.
+inline constexpr std::uint64_t pool_kept_bytes = std::uint64_t{64} << 20;
+
+inline cudaMemPool_t workspace_pool(int device) {
+  static std::mutex made_mutex;
+  static bool made[max_devices] = {};
+  static cudaMemPool_t pools[max_devices] = {};
+  const std::lock_guard<std::mutex> lock(made_mutex);
+  if (!made[device]) {
+    made[device] = true;
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) return nullptr;
+    int supported = 0;
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    std::uint64_t kept = pool_kept_bytes;
+    cudaMemPool_t pool = nullptr;
+    if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device) == cudaSuccess && supported != 0 &&
+        cudaMemPoolCreate(&pool, &props) == cudaSuccess) {
+      if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &kept) == cudaSuccess) pools[device] = pool;
+      else cudaMemPoolDestroy(pool);
+    }
+    cudaThreadExchangeStreamCaptureMode(&mode);  // the caller's mode again
+  }
+  return pools[device];
+}
+
+// A one-off call: workspace of need.total bytes from workspace_pool (cudaMallocFromPoolAsync /
+// cudaFreeAsync on `stream`), its tickets zeroed on the stream; call(workspace, bytes) queues the
+// work. While `stream` is captured, cudaMallocAsync as before: the graph owns that allocation, and
+// no pool is made during a capture.
 template <class Call>
 void with_pool_workspace(workspace_need need, cudaStream_t stream, const char* where, Call call) {
   void* workspace = nullptr;
-  if (need.total > 0) check_cuda(cudaMallocAsync(&workspace, need.total, stream), where, "cudaMallocAsync");
+  if (need.total > 0) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    check_cuda(cudaStreamIsCapturing(stream, &capture), where, "cudaStreamIsCapturing");
+    const cudaMemPool_t pool = capture == cudaStreamCaptureStatusNone ? workspace_pool(current_device(where)) : nullptr;
+    if (pool != nullptr)
+      check_cuda(cudaMallocFromPoolAsync(&workspace, need.total, pool, stream), where, "cudaMallocFromPoolAsync");
+    else
+      check_cuda(cudaMallocAsync(&workspace, need.total, stream), where, "cudaMallocAsync");
+  }
   try {
     if (need.tickets > 0) check_cuda(cudaMemsetAsync(workspace, 0, need.tickets, stream), where, "cudaMemsetAsync");
     call(workspace, need.total);

@@ -93,8 +93,8 @@ class reducer {
   tally::detail::device_workspace buffer_;  // [send record][received records]
 };
 
-// One-off: the local workspace and the exchange buffers come from the stream-ordered pool
-// (cudaMallocAsync / cudaFreeAsync on stream).
+// One-off: the local workspace and the exchange buffers come from tally's stream-ordered pool
+// (detail::with_pool_workspace, on stream).
 template <class P, class T, class Out, class Op = op::sum>
 void all_reduce(ncclComm_t comm, const T* in, index_t n_local, Out* out, Op op = Op{}, cudaStream_t stream = 0) {
   constexpr const char* where = "tally::nccl::all_reduce";
