@@ -3,8 +3,11 @@
 # sm_90's virtual architecture) with cicc at -O0. test/portability still runs ptxas for sm_80 and
 # sm_100. It takes a third off CI's build (docs/testing.md). Not for kernels that run.
 option(TALLY_COMPILE_CHECK "Compile kernels only to check them (no GPU will run this build)" OFF)
+# The nvcc flag of such a build (the install-tree consumer, test/CMakeLists.txt, passes it on).
+set(TALLY_COMPILE_CHECK_CUDA_FLAGS "")
 if(TALLY_COMPILE_CHECK)
-  add_compile_options("$<$<COMPILE_LANGUAGE:CUDA>:-Xcicc=-O0>")
+  set(TALLY_COMPILE_CHECK_CUDA_FLAGS -Xcicc=-O0)
+  add_compile_options("$<$<COMPILE_LANGUAGE:CUDA>:${TALLY_COMPILE_CHECK_CUDA_FLAGS}>")
 endif()
 
 # In a directory whose programs a TALLY_COMPILE_CHECK build never runs (the GPU tests, the

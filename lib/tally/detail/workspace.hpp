@@ -9,7 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
+#include <mutex>  // std::call_once
 #include <string>
 #include <utility>
 
@@ -122,14 +122,11 @@ inline void check_workspace(const void* workspace, std::size_t size, workspace_n
 inline constexpr std::uint64_t pool_kept_bytes = std::uint64_t{64} << 20;
 
 inline cudaMemPool_t workspace_pool(int device) {
-  static std::mutex made_mutex;
-  static bool made[max_devices] = {};
+  static std::once_flag made[max_devices];
   static cudaMemPool_t pools[max_devices] = {};
-  const std::lock_guard<std::mutex> lock(made_mutex);
-  if (!made[device]) {
-    made[device] = true;
+  std::call_once(made[device], [device] {
     cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-    if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) return nullptr;
+    if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess) return;
     int supported = 0;
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
@@ -143,7 +140,7 @@ inline cudaMemPool_t workspace_pool(int device) {
       else cudaMemPoolDestroy(pool);
     }
     cudaThreadExchangeStreamCaptureMode(&mode);  // the caller's mode again
-  }
+  });
   return pools[device];
 }
 
