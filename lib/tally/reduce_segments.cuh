@@ -73,11 +73,11 @@ void validate_segments(const T* in, const Off* offsets, index_t segments, const 
   check_segments_pointer(in, checked ? segments > 0 && n > 0 : segments > 0, "input", where, segments);
 }
 
-// Argument checks of csr_matvec and segments_reducer::dot.
+// Argument checks of csr_matvec and segments_reducer::dot; errors name `where`.
 template <class T, class Col, class Off, class Out>
-void validate_csr(const T* values, const Col* cols, const Off* offsets, index_t rows, const T* x, const Out* y) {
+void validate_csr(const T* values, const Col* cols, const Off* offsets, index_t rows, const T* x, const Out* y,
+                  const char* where = "tally::csr_matvec") {
   static_assert(std::is_integral_v<Col>, "tally::csr_matvec: column indices must be of an integer type");
-  constexpr const char* where = "tally::csr_matvec";
   validate_segments(values, offsets, rows, y, where);
   check_segments_pointer(cols, rows > 0, "column index", where, rows);
   check_segments_pointer(x, rows > 0, "vector x", where, rows);
@@ -183,6 +183,17 @@ class segments_reducer {
     detail::validate_segments(in, offsets, segments, out, where);
     detail::check_workspace(workspace, workspace_size, need(), where, "a segmented reduction");
     if (segments > 0) launch(plain(in), offsets, segments, out, workspace, stream);
+  }
+  // The checked form with caller-provided workspace (as above): throws naming the first bad segment,
+  // with out untouched. Synchronizes the stream.
+  template <class Off, class Out>
+  void run(const T* in, index_t n, const Off* offsets, index_t segments, Out* out, void* workspace,
+           std::size_t workspace_size, cudaStream_t stream) const {
+    detail::validate_segments(in, offsets, segments, out, where, n, true);
+    detail::check_workspace(workspace, workspace_size, need(), where, "a segmented reduction");
+    if (segments == 0) return;
+    check_offsets(offsets, segments, n, workspace, stream);
+    launch(plain(in), offsets, segments, out, workspace, stream);
   }
   template <class Col, class Off, class Out>
   void run_dot(const T* values, const Col* cols, const Off* offsets, index_t rows, const T* x, Out* y, void* workspace,
