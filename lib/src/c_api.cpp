@@ -218,7 +218,7 @@ TALLY_C_SORTS(f64, double, double)
 
 // Segmented reductions: OP on suffix S (C type CT, C++ type T; results OUTC, OUT) with BITS-bit
 // offsets, unchecked (tally_segment_<op>_<s>_o<bits>) and checked against n
-// (tally_segment_<op>_checked_<s>_o<bits>).
+// (tally_segment_<op>_checked_<s>_o<bits>), and their reducer twins tally_reducer_segment_<...>.
 #define TALLY_C_SEGMENT(OP, S, CT, T, OUTC, OUT, BITS)                                                                   \
   tally_status tally_segment_##OP##_##S##_o##BITS(const CT* in, const int##BITS##_t* offsets, int64_t num_segments,     \
                                                   OUTC* out, void* stream) {                                            \
@@ -230,6 +230,21 @@ TALLY_C_SORTS(f64, double, double)
                                                           int64_t num_segments, OUTC* out, void* stream) {              \
     return guarded("tally_segment_" #OP "_checked_" #S "_o" #BITS, [&] {                                                \
       tally::segment_##OP(as<T>(in), n, as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream)); \
+    });                                                                                                                 \
+  }                                                                                                                     \
+  tally_status tally_reducer_segment_##OP##_##S##_o##BITS(tally_reducer* r, const CT* in, const int##BITS##_t* offsets, \
+                                                          int64_t num_segments, OUTC* out, void* stream) {              \
+    return guarded("tally_reducer_segment_" #OP "_" #S "_o" #BITS, [&] {                                                \
+      reducer_of(r, "tally_reducer_segment_" #OP "_" #S "_o" #BITS)                                                     \
+          .segment_##OP(as<T>(in), as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream));     \
+    });                                                                                                                 \
+  }                                                                                                                     \
+  tally_status tally_reducer_segment_##OP##_checked_##S##_o##BITS(tally_reducer* r, const CT* in, int64_t n,            \
+                                                                  const int##BITS##_t* offsets, int64_t num_segments,   \
+                                                                  OUTC* out, void* stream) {                            \
+    return guarded("tally_reducer_segment_" #OP "_checked_" #S "_o" #BITS, [&] {                                        \
+      reducer_of(r, "tally_reducer_segment_" #OP "_checked_" #S "_o" #BITS)                                             \
+          .segment_##OP(as<T>(in), n, as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream));  \
     });                                                                                                                 \
   }
 #define TALLY_C_SEGMENT_OFFSETS(OP, S, CT, T, OUTC, OUT) \
@@ -252,13 +267,22 @@ TALLY_C_ALL_SEGMENTS(f64, double, double)
 TALLY_C_FLOAT16_SEGMENTS(f16, __half)
 TALLY_C_FLOAT16_SEGMENTS(bf16, __nv_bfloat16)
 
-// CSR SpMV on suffix S: 32-bit column indices, BITS-bit row offsets.
+// CSR SpMV on suffix S: 32-bit column indices, BITS-bit row offsets; and its reducer twin.
 #define TALLY_C_CSR_MATVEC(S, CT, T, BITS)                                                                             \
   tally_status tally_csr_matvec_##S##_o##BITS(const CT* values, const int32_t* cols, const int##BITS##_t* row_offsets, \
                                               int64_t rows, const CT* x, CT* y, void* stream) {                        \
     return guarded("tally_csr_matvec_" #S "_o" #BITS, [&] {                                                            \
       tally::csr_matvec(as<T>(values), as<std::int32_t>(cols), as<std::int##BITS##_t>(row_offsets), rows, as<T>(x),    \
                         as<T>(y), stream_of(stream));                                                                  \
+    });                                                                                                                \
+  }                                                                                                                    \
+  tally_status tally_reducer_csr_matvec_##S##_o##BITS(tally_reducer* r, const CT* values, const int32_t* cols,         \
+                                                      const int##BITS##_t* row_offsets, int64_t rows, const CT* x,     \
+                                                      CT* y, void* stream) {                                           \
+    return guarded("tally_reducer_csr_matvec_" #S "_o" #BITS, [&] {                                                    \
+      reducer_of(r, "tally_reducer_csr_matvec_" #S "_o" #BITS)                                                         \
+          .csr_matvec(as<T>(values), as<std::int32_t>(cols), as<std::int##BITS##_t>(row_offsets), rows, as<T>(x),      \
+                      as<T>(y), stream_of(stream));                                                                    \
     });                                                                                                                \
   }
 TALLY_C_CSR_MATVEC(f32, float, float, 32)

@@ -17,22 +17,27 @@ namespace {
 
 constexpr const char* where = "tally::device_reducer";
 
-// Every device-wide reduction on the types Ts, every row reduction on the types Rs and every matvec
-// on the types Ms.
-template <class... Ts, class... Rs, class... Ms>
-std::size_t largest_workspace_bound(detail::type_list<Ts...>, detail::type_list<Rs...>, detail::type_list<Ms...>) {
-  return std::max({detail::workspace_bound<Ts>()..., detail::rows_workspace_bound<Rs>()..., detail::matvec_workspace_bound<Ms>()...});
+// Every device-wide reduction on the types Ts, every row reduction on the types Rs, every matvec on
+// the types Ms, every segmented reduction on the types Ss and every csr_matvec on the types Cs.
+template <class... Ts, class... Rs, class... Ms, class... Ss, class... Cs>
+std::size_t largest_workspace_bound(detail::type_list<Ts...>, detail::type_list<Rs...>, detail::type_list<Ms...>,
+                                    detail::type_list<Ss...>, detail::type_list<Cs...>) {
+  return std::max({detail::workspace_bound<Ts>()..., detail::rows_workspace_bound<Rs>()...,
+                   detail::matvec_workspace_bound<Ms>()..., detail::segments_workspace_bound<Ss>()...,
+                   detail::csr_workspace_bound<Cs>()...});
 }
 
 }  // namespace
 
 device_reducer::device_reducer() : impl_(std::make_unique<detail::device_reducer_impl>(where)) {
   detail::naming(where, [this] {
-    // Every element type of tally.hpp (each bound covers every operation on that type).
+    // Every element type of tally.hpp (each bound covers every operation on that type); the row
+    // reductions and the segmented reductions have the same ones.
+    using rows_and_segments = detail::type_list<std::int32_t, std::int64_t, float, double, __half, __nv_bfloat16>;
     impl_->bytes = largest_workspace_bound(
         detail::type_list<std::int32_t, std::int64_t, std::uint32_t, std::uint64_t, float, double, __half, __nv_bfloat16>{},
-        detail::type_list<std::int32_t, std::int64_t, float, double, __half, __nv_bfloat16>{},
-        detail::type_list<float, double, __half, __nv_bfloat16>{});
+        rows_and_segments{}, detail::type_list<float, double, __half, __nv_bfloat16>{}, rows_and_segments{},
+        detail::type_list<float, double>{});
   });
   // Zeroed once, and waited for, so a first call on any stream finds its ticket at 0; every call
   // leaves it 0 again.

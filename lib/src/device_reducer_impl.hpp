@@ -36,16 +36,21 @@ inline void check_same_device(const device_reducer_impl& self, int reducer_devic
 }
 
 // Bytes of workspace that the largest default-policy reduction (rows_workspace_bound: row
-// reduction; matvec_workspace_bound: matvec) of element type T needs, at any size, on the current
-// device. Defined in default_reductions.cuh (default_rows.cuh) and explicitly instantiated in the
-// source file of T (matvec's in matvec.cu), so that these plain C++ declarations are all
-// device_reducer.cpp sees.
+// reduction; matvec_workspace_bound: matvec; segments_workspace_bound: segmented reduction;
+// csr_workspace_bound: csr_matvec) of element type T needs, at any size, on the current device.
+// Defined in default_reductions.cuh (default_rows.cuh, default_segments.cuh) and explicitly
+// instantiated in the source file of T (matvec's in matvec.cu, csr_matvec's in csr_matvec.cu), so
+// that these plain C++ declarations are all device_reducer.cpp sees.
 template <class T>
 std::size_t workspace_bound();
 template <class T>
 std::size_t rows_workspace_bound();
 template <class T>
 std::size_t matvec_workspace_bound();
+template <class T>
+std::size_t segments_workspace_bound();
+template <class T>
+std::size_t csr_workspace_bound();
 
 // A list of types: element types, or the operators offered on one.
 template <class... Ts>

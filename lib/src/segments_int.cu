@@ -1,5 +1,6 @@
 // The <tally/tally.hpp> segmented reductions on 32- and 64-bit integers: segment_sum, segment_min,
-// segment_max, segment_arg_min, segment_arg_max, unchecked and checked, 32- and 64-bit offsets.
+// segment_max, segment_arg_min, segment_arg_max, unchecked and checked, 32- and 64-bit offsets;
+// free functions and device_reducer members.
 #include <cstdint>
 
 #include "default_segments.cuh"

@@ -50,11 +50,13 @@
  *     y[r] = sum over j in [row_offsets[r], row_offsets[r + 1]) of values[j] * x[cols[j]], int32_t
  *     column indices: tally::csr_matvec.
  *     Segmented reductions and csr_matvec take their workspace (tens of KiB) from the stream-ordered
- *     pool; num_segments == 0 (rows == 0) queues nothing.
- *   tally_reducer_*: the same as the one-off functions (but transposes, sorts, merges, segmented
- *     reductions and csr_matvec), through a reducer that allocates its device workspace once, in
- *     tally_reducer_create: its calls allocate nothing (graph-capturable). One reducer's calls must
- *     not overlap on the device (one stream, or one reducer per stream). */
+ *     pool (tally_reducer_segment_*, tally_reducer_csr_matvec_*: the reducer's); num_segments == 0
+ *     (rows == 0) queues nothing.
+ *   tally_reducer_*: the same as the one-off functions (but transposes, sorts and merges), through a
+ *     reducer that allocates its device workspace once, in tally_reducer_create: its calls allocate
+ *     nothing (graph-capturable, but for the checked segmented reductions, which wait for their
+ *     test). One reducer's calls must not overlap on the device (one stream, or one reducer per
+ *     stream). */
 #ifndef TALLY_TALLY_H
 #define TALLY_TALLY_H
 
@@ -386,6 +388,116 @@ tally_status tally_reducer_matvec_f32(tally_reducer* reducer, const float* a, in
 tally_status tally_reducer_matvec_f64(tally_reducer* reducer, const double* a, int64_t m, int64_t n, int64_t ld, const double* x, double* y, void* stream);
 tally_status tally_reducer_matvec_f16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, const uint16_t* x, float* y, void* stream);
 tally_status tally_reducer_matvec_bf16(tally_reducer* reducer, const uint16_t* a, int64_t m, int64_t n, int64_t ld, const uint16_t* x, float* y, void* stream);
+/* Segmented reductions (unchecked and _checked_, 32- and 64-bit offsets) and csr_matvec through a
+ * reducer. The checked forms wait for their test of the offsets: they cannot be captured in a graph. */
+tally_status tally_reducer_segment_sum_i32_o32(tally_reducer* reducer, const int32_t* in, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_sum_i32_o64(tally_reducer* reducer, const int32_t* in, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_i32_o32(tally_reducer* reducer, const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_i32_o64(tally_reducer* reducer, const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_min_i32_o32(tally_reducer* reducer, const int32_t* in, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_min_i32_o64(tally_reducer* reducer, const int32_t* in, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_min_checked_i32_o32(tally_reducer* reducer, const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_min_checked_i32_o64(tally_reducer* reducer, const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_max_i32_o32(tally_reducer* reducer, const int32_t* in, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_max_i32_o64(tally_reducer* reducer, const int32_t* in, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_max_checked_i32_o32(tally_reducer* reducer, const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_max_checked_i32_o64(tally_reducer* reducer, const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int32_t* out, void* stream);
+tally_status tally_reducer_segment_arg_min_i32_o32(tally_reducer* reducer, const int32_t* in, const int32_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_segment_arg_min_i32_o64(tally_reducer* reducer, const int32_t* in, const int64_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_segment_arg_min_checked_i32_o32(tally_reducer* reducer, const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_segment_arg_min_checked_i32_o64(tally_reducer* reducer, const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_segment_arg_max_i32_o32(tally_reducer* reducer, const int32_t* in, const int32_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_segment_arg_max_i32_o64(tally_reducer* reducer, const int32_t* in, const int64_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_segment_arg_max_checked_i32_o32(tally_reducer* reducer, const int32_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_segment_arg_max_checked_i32_o64(tally_reducer* reducer, const int32_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_i32* out, void* stream);
+tally_status tally_reducer_segment_sum_i64_o32(tally_reducer* reducer, const int64_t* in, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_sum_i64_o64(tally_reducer* reducer, const int64_t* in, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_i64_o32(tally_reducer* reducer, const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_i64_o64(tally_reducer* reducer, const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_min_i64_o32(tally_reducer* reducer, const int64_t* in, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_min_i64_o64(tally_reducer* reducer, const int64_t* in, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_min_checked_i64_o32(tally_reducer* reducer, const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_min_checked_i64_o64(tally_reducer* reducer, const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_max_i64_o32(tally_reducer* reducer, const int64_t* in, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_max_i64_o64(tally_reducer* reducer, const int64_t* in, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_max_checked_i64_o32(tally_reducer* reducer, const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_max_checked_i64_o64(tally_reducer* reducer, const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, int64_t* out, void* stream);
+tally_status tally_reducer_segment_arg_min_i64_o32(tally_reducer* reducer, const int64_t* in, const int32_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_segment_arg_min_i64_o64(tally_reducer* reducer, const int64_t* in, const int64_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_segment_arg_min_checked_i64_o32(tally_reducer* reducer, const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_segment_arg_min_checked_i64_o64(tally_reducer* reducer, const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_segment_arg_max_i64_o32(tally_reducer* reducer, const int64_t* in, const int32_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_segment_arg_max_i64_o64(tally_reducer* reducer, const int64_t* in, const int64_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_segment_arg_max_checked_i64_o32(tally_reducer* reducer, const int64_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_segment_arg_max_checked_i64_o64(tally_reducer* reducer, const int64_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_i64* out, void* stream);
+tally_status tally_reducer_segment_sum_f32_o32(tally_reducer* reducer, const float* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_f32_o64(tally_reducer* reducer, const float* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_f32_o32(tally_reducer* reducer, const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_f32_o64(tally_reducer* reducer, const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_f32_o32(tally_reducer* reducer, const float* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_f32_o64(tally_reducer* reducer, const float* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_checked_f32_o32(tally_reducer* reducer, const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_checked_f32_o64(tally_reducer* reducer, const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_f32_o32(tally_reducer* reducer, const float* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_f32_o64(tally_reducer* reducer, const float* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_checked_f32_o32(tally_reducer* reducer, const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_checked_f32_o64(tally_reducer* reducer, const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_arg_min_f32_o32(tally_reducer* reducer, const float* in, const int32_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_segment_arg_min_f32_o64(tally_reducer* reducer, const float* in, const int64_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_segment_arg_min_checked_f32_o32(tally_reducer* reducer, const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_segment_arg_min_checked_f32_o64(tally_reducer* reducer, const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_segment_arg_max_f32_o32(tally_reducer* reducer, const float* in, const int32_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_segment_arg_max_f32_o64(tally_reducer* reducer, const float* in, const int64_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_segment_arg_max_checked_f32_o32(tally_reducer* reducer, const float* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_segment_arg_max_checked_f32_o64(tally_reducer* reducer, const float* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_f32* out, void* stream);
+tally_status tally_reducer_segment_sum_f64_o32(tally_reducer* reducer, const double* in, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_sum_f64_o64(tally_reducer* reducer, const double* in, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_f64_o32(tally_reducer* reducer, const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_f64_o64(tally_reducer* reducer, const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_min_f64_o32(tally_reducer* reducer, const double* in, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_min_f64_o64(tally_reducer* reducer, const double* in, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_min_checked_f64_o32(tally_reducer* reducer, const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_min_checked_f64_o64(tally_reducer* reducer, const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_max_f64_o32(tally_reducer* reducer, const double* in, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_max_f64_o64(tally_reducer* reducer, const double* in, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_max_checked_f64_o32(tally_reducer* reducer, const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_max_checked_f64_o64(tally_reducer* reducer, const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, double* out, void* stream);
+tally_status tally_reducer_segment_arg_min_f64_o32(tally_reducer* reducer, const double* in, const int32_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_segment_arg_min_f64_o64(tally_reducer* reducer, const double* in, const int64_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_segment_arg_min_checked_f64_o32(tally_reducer* reducer, const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_segment_arg_min_checked_f64_o64(tally_reducer* reducer, const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_segment_arg_max_f64_o32(tally_reducer* reducer, const double* in, const int32_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_segment_arg_max_f64_o64(tally_reducer* reducer, const double* in, const int64_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_segment_arg_max_checked_f64_o32(tally_reducer* reducer, const double* in, int64_t n, const int32_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_segment_arg_max_checked_f64_o64(tally_reducer* reducer, const double* in, int64_t n, const int64_t* offsets, int64_t num_segments, tally_arg_f64* out, void* stream);
+tally_status tally_reducer_segment_sum_f16_o32(tally_reducer* reducer, const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_f16_o64(tally_reducer* reducer, const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_f16_o32(tally_reducer* reducer, const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_f16_o64(tally_reducer* reducer, const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_f16_o32(tally_reducer* reducer, const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_f16_o64(tally_reducer* reducer, const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_checked_f16_o32(tally_reducer* reducer, const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_checked_f16_o64(tally_reducer* reducer, const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_f16_o32(tally_reducer* reducer, const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_f16_o64(tally_reducer* reducer, const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_checked_f16_o32(tally_reducer* reducer, const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_checked_f16_o64(tally_reducer* reducer, const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_bf16_o32(tally_reducer* reducer, const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_bf16_o64(tally_reducer* reducer, const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_bf16_o32(tally_reducer* reducer, const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_sum_checked_bf16_o64(tally_reducer* reducer, const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_bf16_o32(tally_reducer* reducer, const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_bf16_o64(tally_reducer* reducer, const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_checked_bf16_o32(tally_reducer* reducer, const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_min_checked_bf16_o64(tally_reducer* reducer, const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_bf16_o32(tally_reducer* reducer, const uint16_t* in, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_bf16_o64(tally_reducer* reducer, const uint16_t* in, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_checked_bf16_o32(tally_reducer* reducer, const uint16_t* in, int64_t n, const int32_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_segment_max_checked_bf16_o64(tally_reducer* reducer, const uint16_t* in, int64_t n, const int64_t* offsets, int64_t num_segments, float* out, void* stream);
+tally_status tally_reducer_csr_matvec_f32_o32(tally_reducer* reducer, const float* values, const int32_t* cols, const int32_t* row_offsets, int64_t rows, const float* x, float* y, void* stream);
+tally_status tally_reducer_csr_matvec_f32_o64(tally_reducer* reducer, const float* values, const int32_t* cols, const int64_t* row_offsets, int64_t rows, const float* x, float* y, void* stream);
+tally_status tally_reducer_csr_matvec_f64_o32(tally_reducer* reducer, const double* values, const int32_t* cols, const int32_t* row_offsets, int64_t rows, const double* x, double* y, void* stream);
+tally_status tally_reducer_csr_matvec_f64_o64(tally_reducer* reducer, const double* values, const int32_t* cols, const int64_t* row_offsets, int64_t rows, const double* x, double* y, void* stream);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -21,6 +21,7 @@
 //   tally::device_reducer r;                            // allocates its workspace once, here
 //   r.sum(d_a, n, d_sum, stream);                       // later calls allocate nothing
 //   r.row_arg_max(d_A, M, N, ld, d_where, stream);
+//   r.segment_sum(d_in, d_offsets, S, d_sums, stream);  // segmented reductions and csr_matvec too
 //
 // Device-wide reductions of in[0, n)
 //   T = int32, int64, uint32, uint64, float, double:
@@ -81,7 +82,8 @@
 //     offsets[s + 1] <= n is tested on the device first, and a failure throws tally::error naming
 //     the first bad segment, with out untouched. It waits for that test (a stream
 //     synchronization), so it cannot be captured in a CUDA graph.
-//   Workspace (tens of KiB: two partial states a resident block) from the stream-ordered pool.
+//   Workspace (tens of KiB: two partial states a resident block) from the stream-ordered pool, or
+//   a device_reducer's.
 // csr_matvec(values, cols, row_offsets, rows, x, y): CSR y = A x, y[r] = sum over j in
 //   [row_offsets[r], row_offsets[r + 1]) of values[j] * x[cols[j]], for T = float, double (y of
 //   type T), cols int32, row_offsets int32 or int64. The unchecked precondition above holds for
@@ -175,9 +177,10 @@
   void merge(const K* keys, const std::int32_t* offsets, index_t num_lists, index_t n, K* out,                       \
              cudaStream_t stream = 0);                                                                                \
   void merge(const K* keys, const std::int64_t* offsets, index_t num_lists, index_t n, K* out, cudaStream_t stream = 0);
-// Segmented reductions: free functions only. NAME on element type T with results OUT, unchecked and
-// checked, with OFFSET offsets; TALLY_SEGMENTS32_ / TALLY_SEGMENTS64_ are its declarations for
-// TALLY_VALUE_OPS_ / TALLY_ALL_OPS_ (prefix segment_).
+// Segmented reductions, for the free functions and for device_reducer's members alike: NAME on
+// element type T with results OUT, unchecked and checked, with OFFSET offsets; TALLY_SEGMENTS32_ /
+// TALLY_SEGMENTS64_ are its declarations for TALLY_VALUE_OPS_ / TALLY_ALL_OPS_ (prefix segment_).
+// TALLY_EVERY_SEGMENT_ declares every segmented reduction and csr_matvec.
 #define TALLY_SEGMENTS_WITH_(NAME, T, OUT, OFFSET)                                                           \
   void NAME(const T* in, const OFFSET* offsets, index_t num_segments, OUT* out, cudaStream_t stream = 0); \
   void NAME(const T* in, index_t n, const OFFSET* offsets, index_t num_segments, OUT* out, cudaStream_t stream = 0);
@@ -186,6 +189,23 @@
 #define TALLY_CSR_MATVEC_(T, OFFSET)                                                                          \
   void csr_matvec(const T* values, const std::int32_t* cols, const OFFSET* row_offsets, index_t rows, const T* x, \
                   T* y, cudaStream_t stream = 0);
+#define TALLY_EVERY_SEGMENT_                                           \
+  TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, std::int32_t)            \
+  TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, std::int32_t)            \
+  TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, std::int64_t)            \
+  TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, std::int64_t)            \
+  TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, float)                   \
+  TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, float)                   \
+  TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, double)                  \
+  TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, double)                  \
+  TALLY_VALUE_OPS_(TALLY_SEGMENTS32_, segment_, __half, float)         \
+  TALLY_VALUE_OPS_(TALLY_SEGMENTS64_, segment_, __half, float)         \
+  TALLY_VALUE_OPS_(TALLY_SEGMENTS32_, segment_, __nv_bfloat16, float)  \
+  TALLY_VALUE_OPS_(TALLY_SEGMENTS64_, segment_, __nv_bfloat16, float)  \
+  TALLY_CSR_MATVEC_(float, std::int32_t)                               \
+  TALLY_CSR_MATVEC_(float, std::int64_t)                               \
+  TALLY_CSR_MATVEC_(double, std::int32_t)                              \
+  TALLY_CSR_MATVEC_(double, std::int64_t)
 
 namespace tally {
 
@@ -243,8 +263,8 @@ TALLY_SORT_(std::uint64_t)
 TALLY_SORT_(float)
 TALLY_SORT_(double)
 
-// Segmented reductions and CSR SpMV: free functions only, with workspace from the stream-ordered
-// pool. Offset: std::int32_t or std::int64_t.
+// Segmented reductions and CSR SpMV, one-off: workspace from the stream-ordered pool (device_reducer
+// below has them too). Offset: std::int32_t or std::int64_t.
 //
 //   void segment_sum / segment_min / segment_max / segment_arg_min / segment_arg_max(
 //       const T* in, const Offset* offsets, index_t num_segments, Out* out, cudaStream_t stream = 0);
@@ -252,29 +272,15 @@ TALLY_SORT_(double)
 //       index_t num_segments, Out* out, cudaStream_t stream = 0);   // checked against n first
 //   void csr_matvec(const T* values, const std::int32_t* cols, const Offset* row_offsets, index_t rows,
 //                   const T* x, T* y, cudaStream_t stream = 0);
-TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, std::int32_t)
-TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, std::int32_t)
-TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, std::int64_t)
-TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, std::int64_t)
-TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, float)
-TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, float)
-TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, double)
-TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, double)
-TALLY_VALUE_OPS_(TALLY_SEGMENTS32_, segment_, __half, float)
-TALLY_VALUE_OPS_(TALLY_SEGMENTS64_, segment_, __half, float)
-TALLY_VALUE_OPS_(TALLY_SEGMENTS32_, segment_, __nv_bfloat16, float)
-TALLY_VALUE_OPS_(TALLY_SEGMENTS64_, segment_, __nv_bfloat16, float)
-TALLY_CSR_MATVEC_(float, std::int32_t)
-TALLY_CSR_MATVEC_(float, std::int64_t)
-TALLY_CSR_MATVEC_(double, std::int32_t)
-TALLY_CSR_MATVEC_(double, std::int64_t)
+TALLY_EVERY_SEGMENT_
 
 // Reductions that never allocate: the object owns one device workspace, allocated in the
 // constructor and sized for the largest workspace any operation above needs at any size (a few
 // hundred KiB at most), and every member call reuses it. The members have the signatures of the
-// free functions (every one but transpose, which needs no workspace; the sorts and merges, whose
-// workspace grows with n: <tally/sort.cuh>'s sorter and <tally/merge.cuh>'s merger own theirs; and
-// the segmented reductions and csr_matvec: <tally/reduce_segments.cuh>'s segments_reducer owns its).
+// free functions (every one but transpose, which needs no workspace; and the sorts and merges, whose
+// workspace grows with n: <tally/sort.cuh>'s sorter and <tally/merge.cuh>'s merger own theirs). The
+// segmented reductions and csr_matvec are there too, with the free functions' bits, checks and
+// messages; num_segments == 0 (rows == 0) queues nothing.
 //
 // - Bound to a device: the one current when it was constructed. A call made while another device
 //   is current throws tally::error (switch back with cudaSetDevice first).
@@ -282,7 +288,8 @@ TALLY_CSR_MATVEC_(double, std::int64_t)
 //   stream never do; calls that may (different streams with no event between them, or different
 //   host threads) need one device_reducer each.
 // - Graph capture: calls can be captured in a CUDA graph, since they allocate nothing (the
-//   constructor also reads every per-device fact a call needs, so calls make no attribute query).
+//   constructor also reads every per-device fact a call needs, so calls make no attribute query),
+//   but for the checked segmented reductions, which wait for their test of the offsets.
 // - Movable, not copyable; a moved-from object throws tally::error when called.
 class device_reducer {
  public:
@@ -300,6 +307,7 @@ class device_reducer {
   std::size_t workspace_bytes() const noexcept;
 
   TALLY_EVERY_TYPE_
+  TALLY_EVERY_SEGMENT_
 
  private:
   std::unique_ptr<detail::device_reducer_impl> impl_;
@@ -307,6 +315,7 @@ class device_reducer {
 
 }  // namespace tally
 
+#undef TALLY_EVERY_SEGMENT_
 #undef TALLY_CSR_MATVEC_
 #undef TALLY_SEGMENTS64_
 #undef TALLY_SEGMENTS32_
