@@ -14,6 +14,7 @@
 #include <tally/transpose.cuh>
 
 #include "support/check.cuh"
+#include "support/graph.cuh"
 
 using namespace tally;
 using namespace tally::test;
@@ -191,31 +192,21 @@ TEST_CASE("tally.hpp: row calls through a device_reducer allocate nothing, so th
   const dataset<double> a(split.m * split.ld, next_seed()), x(split.n, next_seed());
   device_buffer<double> sums(3), y(3), want_sums(3), want_y(3);
   device_buffer<arg<double>> where(3);
-  cudaGraph_t graph = nullptr;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  std::string failure;
-  try {
-    r.row_sum(a.data(), split.m, split.n, split.ld, sums.get(), s);
-    r.row_arg_max(a.data(), split.m, split.n, split.ld, where.get(), s);
-    r.matvec(a.data(), split.m, split.n, split.ld, x.data(), y.get(), s);
-  } catch (const tally::error& e) {
-    failure = e.what();
+  {
+    const captured_graph graph(s, [&] {
+      r.row_sum(a.data(), split.m, split.n, split.ld, sums.get(), s);
+      r.row_arg_max(a.data(), split.m, split.n, split.ld, where.get(), s);
+      r.matvec(a.data(), split.m, split.n, split.ld, x.data(), y.get(), s);
+    });
+    tally::row_sum(a.data(), split.m, split.n, split.ld, want_sums.get(), s);
+    tally::matvec(a.data(), split.m, split.n, split.ld, x.data(), want_y.get(), s);
+    graph.run(
+        3,
+        [&] {
+          CHECK(sums.bytes() == want_sums.bytes());
+          CHECK(y.bytes() == want_y.bytes());
+        },
+        sums, y);
   }
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(s, &graph));
-  REQUIRE_MESSAGE(failure.empty(), failure);
-  cudaGraphExec_t exec = nullptr;
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  tally::row_sum(a.data(), split.m, split.n, split.ld, want_sums.get(), s);
-  tally::matvec(a.data(), split.m, split.n, split.ld, x.data(), want_y.get(), s);
-  for (int launch = 0; launch < 3; ++launch) {
-    sums.poison();
-    y.poison();
-    TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, s));
-    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(s));
-    CHECK(sums.bytes() == want_sums.bytes());
-    CHECK(y.bytes() == want_y.bytes());
-  }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
   cudaStreamDestroy(s);
 }

@@ -13,6 +13,7 @@
 
 #include "../common/argument_error.hpp"
 #include "support/check.cuh"
+#include "support/graph.cuh"
 
 using namespace tally;
 using namespace tally::test;
@@ -187,35 +188,21 @@ TEST_CASE("tally.hpp: device_reducer calls allocate nothing, so they capture int
   device_buffer<arg<std::int64_t>> i_min(1);
 
   // Global capture mode: any cudaMalloc during capture fails, and the call would throw.
-  cudaGraph_t graph = nullptr;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeGlobal));
-  std::string failure;
-  try {
+  const captured_graph graph(s.stream, [&] {
     r.sum(f.data(), n, f_sum.get(), s.stream);
     r.max(h.data(), n, h_max.get(), s.stream);
     r.arg_min(i.data(), n, i_min.get(), s.stream);
-  } catch (const tally::error& e) {
-    failure = e.what();
-  }
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(s.stream, &graph));
-  REQUIRE_MESSAGE(failure.empty(), failure);
-
-  cudaGraphExec_t exec = nullptr;
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int launch = 0; launch < 2; ++launch) {
-    f_sum.poison();
-    h_max.poison();
-    i_min.poison();
-    TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, s.stream));
-    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(s.stream));
-    // Deterministic: the graph's results are bit-identical to direct one-off calls.
-    const one_off once{s.stream};
-    CHECK(bits_of(f_sum.read()) == bits_of(run<op::sum>(once, f)));
-    CHECK(bits_of(h_max.read()) == bits_of(run<op::max>(once, h)));
-    CHECK(bits_of(i_min.read()) == bits_of(run<op::arg_min>(once, i)));
-  }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  });
+  // Deterministic: the graph's results are bit-identical to direct one-off calls.
+  graph.run(
+      2,
+      [&] {
+        const one_off once{s.stream};
+        CHECK(bits_of(f_sum.read()) == bits_of(run<op::sum>(once, f)));
+        CHECK(bits_of(h_max.read()) == bits_of(run<op::max>(once, h)));
+        CHECK(bits_of(i_min.read()) == bits_of(run<op::arg_min>(once, i)));
+      },
+      f_sum, h_max, i_min);
 }
 
 TEST_CASE("tally.hpp: bad arguments throw tally::error naming them; nothing is queued, the output is untouched") {
