@@ -1,9 +1,10 @@
 // <tally/tally.h>: every C function against its <tally/tally.hpp> counterpart (which
 // tally_hpp_test.cu, tally_hpp_templates_test.cu, tally_hpp_sort_test.cu and
 // tally_hpp_segments_test.cu check against the host, CUB and the templates), on the same input:
-// bit-identical, one-off and (reductions, rows, matvec) through one tally_reducer; the checked
-// segmented reductions against the unchecked C++ ones. (The host test tally_h_errors_test.cpp checks
-// the statuses and messages of failures.)
+// bit-identical, one-off and (reductions, rows, matvec, segmented reductions, csr_matvec) through one
+// tally_reducer; the checked segmented reductions against the unchecked C++ ones; the status and
+// message of a reducer's failures. (The host test tally_h_errors_test.cpp checks the statuses and
+// messages of argument failures.)
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -252,10 +253,11 @@ std::vector<Offset> ragged_offsets(index_t count) {
   return offsets;
 }
 
-// One segmented reduction: the C function, unchecked and checked, against tally.hpp's (unchecked)
-// on the same input, with no segment and with ragged ones.
+// One segmented reduction: the C function, unchecked and checked, one-off (c_fn(nullptr, ...)) and
+// through the reducer r (c_fn(r, ...)), against tally.hpp's (unchecked) on the same input, with no
+// segment and with ragged ones.
 template <class T, class Out, class Offset, class C, class CChecked, class Cpp>
-void check_segment(const char* name, C c_fn, CChecked c_checked_fn, Cpp cpp_fn) {
+void check_segment(const char* name, tally_reducer* r, C c_fn, CChecked c_checked_fn, Cpp cpp_fn) {
   for (const index_t count : {index_t{0}, index_t{5000}}) {
     const auto offsets = ragged_offsets<Offset>(count);
     const index_t n = offsets.back();
@@ -263,23 +265,32 @@ void check_segment(const char* name, C c_fn, CChecked c_checked_fn, Cpp cpp_fn) 
     const dataset<T> d(n, next_seed());
     const auto d_offsets = upload_vector(offsets);
     const auto outputs = static_cast<std::size_t>(count + 1);
-    device_buffer<Out> c(outputs), checked(outputs), cpp(outputs);
+    device_buffer<Out> c(outputs), checked(outputs), via_reducer(outputs), checked_via_reducer(outputs), cpp(outputs);
     c.poison();
     checked.poison();
+    via_reducer.poison();
+    checked_via_reducer.poison();
     cpp.poison();
     const auto* in = c_ptr(d.data());
-    REQUIRE_MESSAGE(c_fn(in, d_offsets.get(), count, c.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
-    REQUIRE_MESSAGE(c_checked_fn(in, n, d_offsets.get(), count, checked.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    REQUIRE_MESSAGE(c_fn(nullptr, in, d_offsets.get(), count, c.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    REQUIRE_MESSAGE(c_checked_fn(nullptr, in, n, d_offsets.get(), count, checked.get(), nullptr) == TALLY_SUCCESS,
+                    tally_last_error());
+    REQUIRE_MESSAGE(c_fn(r, in, d_offsets.get(), count, via_reducer.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    REQUIRE_MESSAGE(c_checked_fn(r, in, n, d_offsets.get(), count, checked_via_reducer.get(), nullptr) == TALLY_SUCCESS,
+                    tally_last_error());
     cpp_fn(d.data(), d_offsets.get(), count, cpp.get());
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
     CHECK(c.bytes() == cpp.bytes());
     CHECK(checked.bytes() == cpp.bytes());
+    CHECK(via_reducer.bytes() == cpp.bytes());
+    CHECK(checked_via_reducer.bytes() == cpp.bytes());
   }
 }
 
-// csr_matvec: the C function against tally.hpp's (taken by its exact type), no rows and ragged ones.
-template <class T, class Offset, class C>
-void check_csr(const char* name, C c_fn) {
+// csr_matvec: the C function, one-off and through the reducer r, against tally.hpp's (taken by its
+// exact type), no rows and ragged ones.
+template <class T, class Offset, class C, class CR>
+void check_csr(const char* name, tally_reducer* r, C c_fn, CR c_reducer_fn) {
   void (*const cpp_fn)(const T*, const std::int32_t*, const Offset*, index_t, const T*, T*, cudaStream_t) = tally::csr_matvec;
   for (const index_t rows : {index_t{0}, index_t{3000}}) {
     const auto offsets = ragged_offsets<Offset>(rows);
@@ -291,28 +302,37 @@ void check_csr(const char* name, C c_fn) {
     const dataset<T> values(nnz, next_seed()), x(ncols, next_seed());
     const auto d_offsets = upload_vector(offsets);
     const auto d_cols = upload_vector(cols.empty() ? std::vector<std::int32_t>(1, 0) : cols);
-    device_buffer<T> c(static_cast<std::size_t>(rows + 1)), cpp(static_cast<std::size_t>(rows + 1));
+    device_buffer<T> c(static_cast<std::size_t>(rows + 1)), via_reducer(static_cast<std::size_t>(rows + 1)),
+        cpp(static_cast<std::size_t>(rows + 1));
     c.poison();
+    via_reducer.poison();
     cpp.poison();
     REQUIRE_MESSAGE(c_fn(values.data(), d_cols.get(), d_offsets.get(), rows, x.data(), c.get(), nullptr) == TALLY_SUCCESS,
+                    tally_last_error());
+    REQUIRE_MESSAGE(c_reducer_fn(r, values.data(), d_cols.get(), d_offsets.get(), rows, x.data(), via_reducer.get(), nullptr) ==
+                        TALLY_SUCCESS,
                     tally_last_error());
     cpp_fn(values.data(), d_cols.get(), d_offsets.get(), rows, x.data(), cpp.get(), 0);
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
     CHECK(c.bytes() == cpp.bytes());
+    CHECK(via_reducer.bytes() == cpp.bytes());
   }
 }
 
 }  // namespace
 
-// A segmented reduction with BITS-bit offsets: C unchecked, C checked, C++. COUT: the C output type.
+// A segmented reduction with BITS-bit offsets: C unchecked and C checked (one-off with a null
+// reducer h, tally_reducer_* otherwise), C++. COUT: the C output type.
 #define C_SEGMENT(T, OUT, COUT, OP, S, BITS)                                                                          \
   check_segment<T, OUT, std::int##BITS##_t>(                                                                          \
-      "tally_segment_" #OP "_" #S "_o" #BITS,                                                                         \
-      [](auto in, const std::int##BITS##_t* o, index_t k, OUT* out, void* s) {                                        \
-        return tally_segment_##OP##_##S##_o##BITS(in, o, k, c_out<OUT, COUT>(out), s);                                \
+      "tally_segment_" #OP "_" #S "_o" #BITS, r,                                                                      \
+      [](tally_reducer* h, auto in, const std::int##BITS##_t* o, index_t k, OUT* out, void* s) {                      \
+        return h != nullptr ? tally_reducer_segment_##OP##_##S##_o##BITS(h, in, o, k, c_out<OUT, COUT>(out), s)       \
+                            : tally_segment_##OP##_##S##_o##BITS(in, o, k, c_out<OUT, COUT>(out), s);                 \
       },                                                                                                              \
-      [](auto in, index_t n, const std::int##BITS##_t* o, index_t k, OUT* out, void* s) {                             \
-        return tally_segment_##OP##_checked_##S##_o##BITS(in, n, o, k, c_out<OUT, COUT>(out), s);                     \
+      [](tally_reducer* h, auto in, index_t n, const std::int##BITS##_t* o, index_t k, OUT* out, void* s) {           \
+        return h != nullptr ? tally_reducer_segment_##OP##_checked_##S##_o##BITS(h, in, n, o, k, c_out<OUT, COUT>(out), s) \
+                            : tally_segment_##OP##_checked_##S##_o##BITS(in, n, o, k, c_out<OUT, COUT>(out), s);      \
       },                                                                                                              \
       [](const T* in, const std::int##BITS##_t* o, index_t k, OUT* out) { tally::segment_##OP(in, o, k, out); })
 #define C_SEGMENT_OFFSETS(T, OUT, COUT, OP, S) \
@@ -329,15 +349,46 @@ void check_csr(const char* name, C c_fn) {
   C_SEGMENT_OFFSETS(T, float, float, min, S);   \
   C_SEGMENT_OFFSETS(T, float, float, max, S)
 
-TEST_CASE("tally.h: segmented reductions (unchecked and checked, 32- and 64-bit offsets) and csr_matvec equal tally.hpp's") {
+#define C_CSR(S, T, BITS)                                                                                     \
+  check_csr<T, std::int##BITS##_t>("tally_csr_matvec_" #S "_o" #BITS, r, tally_csr_matvec_##S##_o##BITS, \
+                                   tally_reducer_csr_matvec_##S##_o##BITS)
+
+TEST_CASE("tally.h: segmented reductions (unchecked and checked, 32- and 64-bit offsets) and csr_matvec equal tally.hpp's, one-off and through a tally_reducer") {
+  tally_reducer* r = nullptr;
+  REQUIRE_MESSAGE(tally_reducer_create(&r) == TALLY_SUCCESS, tally_last_error());
   C_ALL_SEGMENTS(std::int32_t, i32);
   C_ALL_SEGMENTS(std::int64_t, i64);
   C_ALL_SEGMENTS(float, f32);
   C_ALL_SEGMENTS(double, f64);
   C_FLOAT16_SEGMENTS(__half, f16);
   C_FLOAT16_SEGMENTS(__nv_bfloat16, bf16);
-  check_csr<float, std::int32_t>("tally_csr_matvec_f32_o32", tally_csr_matvec_f32_o32);
-  check_csr<float, std::int64_t>("tally_csr_matvec_f32_o64", tally_csr_matvec_f32_o64);
-  check_csr<double, std::int32_t>("tally_csr_matvec_f64_o32", tally_csr_matvec_f64_o32);
-  check_csr<double, std::int64_t>("tally_csr_matvec_f64_o64", tally_csr_matvec_f64_o64);
+  C_CSR(f32, float, 32);
+  C_CSR(f32, float, 64);
+  C_CSR(f64, double, 32);
+  C_CSR(f64, double, 64);
+  tally_reducer_destroy(r);
+}
+
+TEST_CASE("tally.h: a tally_reducer's segmented reductions and csr_matvec report bad offsets and bad arguments with a status and a message") {
+  tally_reducer* r = nullptr;
+  REQUIRE_MESSAGE(tally_reducer_create(&r) == TALLY_SUCCESS, tally_last_error());
+  const dataset<float> data(100, next_seed());
+  const auto bad = upload_vector(std::vector<std::int32_t>{0, 10, 5, 20, 30});
+  const auto offsets = upload_vector(std::vector<std::int64_t>{0, 10, 100});
+  device_buffer<float> out(4);
+  out.poison();
+  const auto before = out.bytes();
+  CHECK(tally_reducer_segment_sum_checked_f32_o32(r, data.data(), 100, bad.get(), 4, out.get(), nullptr) ==
+        TALLY_ERROR_INVALID_ARGUMENT);
+  CHECK(tally_last_cuda_error() == 0);
+  CHECK(std::string(tally_last_error()) ==
+        "tally_reducer_segment_sum_checked_f32_o32: tally::device_reducer::segment_sum: tally::reduce_segments: segment 1 "
+        "(offsets[1] = 10, offsets[2] = 5) ends before it begins: offsets must not decrease");
+  CHECK(tally_reducer_csr_matvec_f32_o64(r, data.data(), nullptr, offsets.get(), 2, data.data(), out.get(), nullptr) ==
+        TALLY_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(tally_last_error()) ==
+        "tally_reducer_csr_matvec_f32_o64: tally::device_reducer::csr_matvec: column index pointer is null but num_segments = 2");
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(out.bytes() == before);
+  tally_reducer_destroy(r);
 }

@@ -8,13 +8,16 @@
 // and double, 32- and 64-bit row offsets. Layouts: random ragged lengths with many empty segments,
 // from element 0 and from a base past it, long segments across blocks, all empty, one segment over
 // 2^20, num_segments = 0. The checked form's errors name the first bad segment with the output
-// untouched; the input is never written; nothing past the last segment is written. (tally_h_test.cu
-// checks the C functions against these; the host tests tally_hpp_errors_test.cpp and
-// tally_h_errors_test.cpp check the argument errors.)
+// untouched; the input is never written; nothing past the last segment is written. Every function
+// again through one device_reducer (its members, unchecked and checked), bit for bit the same; a
+// segment_sum and a csr_matvec of a device_reducer captured into a CUDA graph; the checked member's
+// errors. (tally_h_test.cu checks the C functions against these; the host tests
+// tally_hpp_errors_test.cpp and tally_h_errors_test.cpp check the argument errors.)
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <tally/csr_matvec.cuh>
@@ -22,6 +25,7 @@
 #include <tally/tally.hpp>
 
 #include "../common/argument_error.hpp"
+#include "support/graph.cuh"
 #include "support/segments.cuh"
 
 using namespace tally;
@@ -80,28 +84,35 @@ bool matches_host(const Out& got, const row_truth& t, index_t len) {
   }
 }
 
-// One segment function (lib: tally::segment_<op>) on T with Offset offsets: unchecked and checked
-// against the template, bit for bit, and against the host; nothing written past the last segment,
-// the input untouched.
+// One segment function (lib(nullptr, ...): tally::segment_<op>; lib(&r, ...): r.segment_<op>) on T
+// with Offset offsets: unchecked and checked, free and through the device_reducer r, against the
+// template, bit for bit, and against the host; nothing written past the last segment, the input
+// untouched.
 template <class T, class Offset, class Op, class Lib>
 void check_op(const char* name, const segment_layout& l, const dataset<T>& data, const std::vector<row_truth>& truth,
-              Lib lib) {
+              device_reducer& r, Lib lib) {
   using Out = lib_out<T, Op>;
   const index_t S = l.segments(), n = l.end();
   INFO(name << ", offsets of " << sizeof(Offset) << " bytes, " << l.describe());
   const auto offsets = upload<Offset>(l.offsets);
   const auto count = static_cast<std::size_t>(S + 1);
-  device_buffer<Out> unchecked(count), checked(count), tmpl(count);
+  device_buffer<Out> unchecked(count), checked(count), reused(count), reused_checked(count), tmpl(count);
   unchecked.poison();
   checked.poison();
+  reused.poison();
+  reused_checked.poison();
   tmpl.poison();
-  lib(data.data(), offsets.get(), S, unchecked.get());  // libtally
-  lib(data.data(), n, offsets.get(), S, checked.get());  // libtally, checked against n
+  lib(nullptr, data.data(), offsets.get(), S, unchecked.get());  // libtally
+  lib(nullptr, data.data(), n, offsets.get(), S, checked.get());  // libtally, checked against n
+  lib(&r, data.data(), offsets.get(), S, reused.get());  // libtally's device_reducer
+  lib(&r, data.data(), n, offsets.get(), S, reused_checked.get());
   tally::reduce_segments<default_segments_policy<T, Op>>(data.data(), offsets.get(), S, tmpl.get(), Op{});
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   const auto want = tmpl.bytes();
   CHECK(unchecked.bytes() == want);
   CHECK(checked.bytes() == want);
+  CHECK(reused.bytes() == want);
+  CHECK(reused_checked.bytes() == want);
 
   std::vector<Out> got(count);
   TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), unchecked.get(), count * sizeof(Out), cudaMemcpyDeviceToHost));
@@ -120,11 +131,14 @@ void check_op(const char* name, const segment_layout& l, const dataset<T>& data,
   CHECK(data.changed() == 0);
 }
 
-#define TALLY_SEGMENT_OP(OP, NAME)                                                                            \
-  check_op<T, Offset, op::OP>("tally::" #NAME, l, data, truth, [](auto... a) { tally::NAME(a...); })
+#define TALLY_SEGMENT_OP(OP, NAME)                                                        \
+  check_op<T, Offset, op::OP>("tally::" #NAME, l, data, truth, r, [](device_reducer* via, auto... a) { \
+    via != nullptr ? via->NAME(a...) : tally::NAME(a...);                                 \
+  })
 
 template <class T, class Offset>
-void check_every_op(const segment_layout& l, const dataset<T>& data, const std::vector<row_truth>& truth) {
+void check_every_op(const segment_layout& l, const dataset<T>& data, const std::vector<row_truth>& truth,
+                    device_reducer& r) {
   TALLY_SEGMENT_OP(sum, segment_sum);
   TALLY_SEGMENT_OP(min, segment_min);
   TALLY_SEGMENT_OP(max, segment_max);
@@ -138,36 +152,46 @@ void check_every_op(const segment_layout& l, const dataset<T>& data, const std::
                                    static_cast<Out*>(nullptr)));
   CHECK_NOTHROW(tally::segment_sum(static_cast<const T*>(nullptr), 0, static_cast<const Offset*>(nullptr), 0,
                                    static_cast<Out*>(nullptr)));
+  CHECK_NOTHROW(r.segment_sum(static_cast<const T*>(nullptr), static_cast<const Offset*>(nullptr), 0, static_cast<Out*>(nullptr)));
+  CHECK_NOTHROW(r.segment_sum(static_cast<const T*>(nullptr), 0, static_cast<const Offset*>(nullptr), 0,
+                              static_cast<Out*>(nullptr)));
 }
 
+// Every layout, offset type and operation on T, through the free functions and the device_reducer r.
 template <class T>
-void check_segments_on(const char* type) {
+void check_segments_on(const char* type, device_reducer& r) {
   INFO("element type " << type);
   for (const auto& l : layouts()) {
     const dataset<T> data(l.end(), l.seed);
     const auto truth = host_segments_truth<T>(l);
-    check_every_op<T, std::int32_t>(l, data, truth);
-    check_every_op<T, std::int64_t>(l, data, truth);
+    check_every_op<T, std::int32_t>(l, data, truth, r);
+    check_every_op<T, std::int64_t>(l, data, truth, r);
   }
 }
 
 // csr_matvec on T with Offset row offsets: libtally's (taken by its exact type, so that no template
-// stands in for it) against the template, bit for bit, and against the host.
+// stands in for it), free and through the device_reducer r, against the template, bit for bit, and
+// against the host.
 template <class T, class Offset>
 void check_csr_with(const segment_layout& l, const dataset<T>& values, const device_buffer<std::int32_t>& cols,
-                    const dataset<T>& x, const std::vector<row_truth>& truth) {
+                    const dataset<T>& x, const std::vector<row_truth>& truth, device_reducer& r) {
   const index_t S = l.segments();
   INFO("csr_matvec, row offsets of " << sizeof(Offset) << " bytes, " << l.describe());
   void (*const lib)(const T*, const std::int32_t*, const Offset*, index_t, const T*, T*, cudaStream_t) = tally::csr_matvec;
+  void (device_reducer::*const member)(const T*, const std::int32_t*, const Offset*, index_t, const T*, T*, cudaStream_t) =
+      &device_reducer::csr_matvec;
   const auto offsets = upload<Offset>(l.offsets);
   const auto count = static_cast<std::size_t>(S + 1);
-  device_buffer<T> got_lib(count), tmpl(count);
+  device_buffer<T> got_lib(count), reused(count), tmpl(count);
   got_lib.poison();
+  reused.poison();
   tmpl.poison();
   lib(values.data(), cols.get(), offsets.get(), S, x.data(), got_lib.get(), 0);
+  (r.*member)(values.data(), cols.get(), offsets.get(), S, x.data(), reused.get(), 0);
   tally::csr_matvec<default_csr_policy<T>>(values.data(), cols.get(), offsets.get(), S, x.data(), tmpl.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   CHECK(got_lib.bytes() == tmpl.bytes());
+  CHECK(reused.bytes() == tmpl.bytes());
 
   std::vector<T> got(count);
   TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), got_lib.get(), count * sizeof(T), cudaMemcpyDeviceToHost));
@@ -187,75 +211,88 @@ void check_csr_with(const segment_layout& l, const dataset<T>& values, const dev
   CHECK(values.changed() == 0);
   CHECK(x.changed() == 0);
   CHECK_NOTHROW(lib(nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0));  // no rows: nothing to do
+  CHECK_NOTHROW((r.*member)(nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0));
 }
 
 template <class T>
 void check_csr_on(const segment_layout& l, index_t ncols, const device_buffer<std::int32_t>& cols, std::uint64_t col_seed,
-                  std::uint64_t x_seed) {
+                  std::uint64_t x_seed, device_reducer& r) {
   const dataset<T> values(l.end(), l.seed), x(ncols, x_seed);
   std::vector<double> hx(static_cast<std::size_t>(ncols));
   for (index_t c = 0; c < ncols; ++c) hx[c] = host_value(x.at(c));
   const auto truth = host_segments_truth<T>(l, &hx, col_seed);
-  check_csr_with<T, std::int32_t>(l, values, cols, x, truth);
-  check_csr_with<T, std::int64_t>(l, values, cols, x, truth);
+  check_csr_with<T, std::int32_t>(l, values, cols, x, truth, r);
+  check_csr_with<T, std::int64_t>(l, values, cols, x, truth, r);
 }
 
 }  // namespace
 
-TEST_CASE("tally.hpp segmented reductions on int32 and int64: unchecked and checked, equal the template bit for bit and the host") {
-  check_segments_on<std::int32_t>("int32");
-  check_segments_on<std::int64_t>("int64");
+TEST_CASE("tally.hpp segmented reductions on int32 and int64: unchecked and checked, free and through a device_reducer, equal the template bit for bit and the host") {
+  device_reducer r;
+  check_segments_on<std::int32_t>("int32", r);
+  check_segments_on<std::int64_t>("int64", r);
 }
 
-TEST_CASE("tally.hpp segmented reductions on float and double: unchecked and checked, equal the template bit for bit and the host") {
-  check_segments_on<float>("float");
-  check_segments_on<double>("double");
+TEST_CASE("tally.hpp segmented reductions on float and double: unchecked and checked, free and through a device_reducer, equal the template bit for bit and the host") {
+  device_reducer r;
+  check_segments_on<float>("float", r);
+  check_segments_on<double>("double", r);
 }
 
-TEST_CASE("tally.hpp segmented reductions on __half and __nv_bfloat16 (float results): equal the template bit for bit and the host") {
-  check_segments_on<__half>("__half");
-  check_segments_on<__nv_bfloat16>("__nv_bfloat16");
+TEST_CASE("tally.hpp segmented reductions on __half and __nv_bfloat16 (float results), free and through a device_reducer: equal the template bit for bit and the host") {
+  device_reducer r;
+  check_segments_on<__half>("__half", r);
+  check_segments_on<__nv_bfloat16>("__nv_bfloat16", r);
 }
 
-TEST_CASE("tally.hpp csr_matvec: float and double, 32- and 64-bit row offsets, equal the template bit for bit and the host") {
+TEST_CASE("tally.hpp csr_matvec: float and double, 32- and 64-bit row offsets, free and through a device_reducer, equal the template bit for bit and the host") {
+  device_reducer r;
   for (const auto& l : layouts()) {
     const index_t ncols = 1 + static_cast<index_t>(l.seed % 5000);
     const std::uint64_t col_seed = next_seed(), x_seed = next_seed();
     std::vector<index_t> cols(static_cast<std::size_t>(l.end()));
     for (index_t j = 0; j < l.end(); ++j) cols[j] = csr_col(col_seed, j, ncols);
     const auto d_cols = upload<std::int32_t>(cols);
-    check_csr_on<float>(l, ncols, d_cols, col_seed, x_seed);
-    check_csr_on<double>(l, ncols, d_cols, col_seed, x_seed);
+    check_csr_on<float>(l, ncols, d_cols, col_seed, x_seed, r);
+    check_csr_on<double>(l, ncols, d_cols, col_seed, x_seed, r);
   }
 }
 
-TEST_CASE("tally.hpp segmented reductions: the checked form names the first bad segment and leaves the output untouched") {
+TEST_CASE("tally.hpp segmented reductions: the checked form, free and through a device_reducer, names the first bad segment and leaves the output untouched") {
   const dataset<float> data(100, next_seed());
   const dataset<std::int64_t> ints(100, next_seed());
   const dataset<__half> halves(100, next_seed());
-  device_buffer<float> out(4);
-  device_buffer<arg<std::int64_t>> where(4);
-  out.poison();
-  where.poison();
-  const auto out_before = out.bytes();
-  const auto where_before = where.bytes();
-
   const auto o32 = upload<std::int32_t>({0, 10, 5, 20, 30});
-  CHECK(contains(argument_error_of([&] { tally::segment_sum(data.data(), 100, o32.get(), 4, out.get()); }),
-                 "tally::segment_sum: tally::reduce_segments: segment 1 (offsets[1] = 10, offsets[2] = 5) ends before it begins"));
   const auto o64 = upload<std::int64_t>({0, 10, 20, 120, 30});
-  CHECK(contains(argument_error_of([&] { tally::segment_arg_max(ints.data(), 100, o64.get(), 4, where.get()); }),
-                 "tally::segment_arg_max: tally::reduce_segments: segment 2 (offsets[2] = 20, offsets[3] = 120) ends beyond n = 100"));
   const auto negative = upload<std::int32_t>({-3, 10, 20, 30, 40});
-  CHECK(contains(argument_error_of([&] { tally::segment_min(halves.data(), 100, negative.get(), 4, out.get()); }),
-                 "tally::segment_min: tally::reduce_segments: segment 0 (offsets[0] = -3, offsets[1] = 10) begins before element 0"));
-  CHECK(out.bytes() == out_before);
-  CHECK(where.bytes() == where_before);
-
   const auto good = upload<std::int64_t>({0, 10, 20, 30, 100});
-  CHECK(argument_error_of([&] { tally::segment_arg_max(ints.data(), 100, good.get(), 4, where.get()); }).empty());
-  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  CHECK(where.bytes() != where_before);  // the good call wrote
+  device_reducer reducer;
+  for (device_reducer* r : {static_cast<device_reducer*>(nullptr), &reducer}) {
+    const std::string p = r != nullptr ? "tally::device_reducer::" : "tally::";
+    INFO(p);
+    const auto sum = [r](auto... a) { r != nullptr ? r->segment_sum(a...) : tally::segment_sum(a...); };
+    const auto min = [r](auto... a) { r != nullptr ? r->segment_min(a...) : tally::segment_min(a...); };
+    const auto arg_max = [r](auto... a) { r != nullptr ? r->segment_arg_max(a...) : tally::segment_arg_max(a...); };
+    device_buffer<float> out(4);
+    device_buffer<arg<std::int64_t>> where(4);
+    out.poison();
+    where.poison();
+    const auto out_before = out.bytes();
+    const auto where_before = where.bytes();
+
+    CHECK(contains(argument_error_of([&] { sum(data.data(), 100, o32.get(), 4, out.get()); }),
+                   p + "segment_sum: tally::reduce_segments: segment 1 (offsets[1] = 10, offsets[2] = 5) ends before it begins"));
+    CHECK(contains(argument_error_of([&] { arg_max(ints.data(), 100, o64.get(), 4, where.get()); }),
+                   p + "segment_arg_max: tally::reduce_segments: segment 2 (offsets[2] = 20, offsets[3] = 120) ends beyond n = 100"));
+    CHECK(contains(argument_error_of([&] { min(halves.data(), 100, negative.get(), 4, out.get()); }),
+                   p + "segment_min: tally::reduce_segments: segment 0 (offsets[0] = -3, offsets[1] = 10) begins before element 0"));
+    CHECK(out.bytes() == out_before);
+    CHECK(where.bytes() == where_before);
+
+    CHECK(argument_error_of([&] { arg_max(ints.data(), 100, good.get(), 4, where.get()); }).empty());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(where.bytes() != where_before);  // the good call wrote
+  }
 }
 
 TEST_CASE("tally.hpp segmented reductions and csr_matvec: on a stream, the same bits as on the default stream") {
@@ -287,4 +324,78 @@ TEST_CASE("tally.hpp segmented reductions and csr_matvec: on a stream, the same 
   CHECK(checked_on_stream.bytes() == on_default.bytes());
   CHECK(csr_stream.bytes() == csr_default.bytes());
   TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(s));
+}
+
+TEST_CASE("tally.hpp: segment_sum and csr_matvec through a device_reducer allocate nothing, so they capture into a CUDA graph") {
+  cudaStream_t s;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  device_reducer r;
+  // Enough segments for every resident block, and rows of thousands: the kernels' partials and tickets.
+  std::vector<index_t> lengths = draw_lengths(20000, next_seed(), ragged);
+  lengths.push_back(70001);
+  const segment_layout l{offsets_of(lengths), next_seed()};
+  const index_t S = l.segments();
+  const dataset<float> data(l.end(), l.seed), x(1000, next_seed());
+  const auto offsets = upload<std::int32_t>(l.offsets);
+  std::vector<index_t> cols(static_cast<std::size_t>(l.end()));
+  for (index_t j = 0; j < l.end(); ++j) cols[j] = (j * 7) % 1000;
+  const auto d_cols = upload<std::int32_t>(cols);
+  const auto* c = static_cast<const std::int32_t*>(d_cols.get());
+  const auto* o = static_cast<const std::int32_t*>(offsets.get());
+  const auto count = static_cast<std::size_t>(S);
+  device_buffer<float> sums(count), y(count), want_sums(count), want_y(count);
+
+  {
+    const captured_graph graph(s, [&] {
+      r.segment_sum(data.data(), o, S, sums.get(), s);
+      r.csr_matvec(data.data(), c, o, S, x.data(), y.get(), s);
+    });
+    tally::segment_sum(data.data(), o, S, want_sums.get(), s);
+    tally::csr_matvec(data.data(), c, o, S, x.data(), want_y.get(), s);
+    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(s));
+    graph.run(
+        3,
+        [&] {
+          CHECK(sums.bytes() == want_sums.bytes());
+          CHECK(y.bytes() == want_y.bytes());
+        },
+        sums, y);
+  }
+  TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(s));
+}
+
+TEST_CASE("tally.hpp: segmented reductions and csr_matvec of a moved-from device_reducer, or of one used while another device is current, throw") {
+  const dataset<double> data(100, next_seed());
+  const auto offsets = upload<std::int64_t>({0, 10, 100});
+  const auto cols = upload<std::int32_t>(std::vector<index_t>(100, 3));
+  const auto* c = static_cast<const std::int32_t*>(cols.get());
+  const auto* o = static_cast<const std::int64_t*>(offsets.get());
+  device_buffer<double> out(2);
+  out.poison();
+  const auto before = out.bytes();
+  device_reducer a;
+  device_reducer b(std::move(a));
+  CHECK(contains(argument_error_of([&] { a.segment_max(data.data(), o, 2, out.get()); }),
+                 "tally::device_reducer::segment_max: this device_reducer has been moved from"));
+  CHECK(contains(argument_error_of([&] { a.segment_max(data.data(), 100, o, 2, out.get()); }),
+                 "tally::device_reducer::segment_max: this device_reducer has been moved from"));
+  CHECK(contains(argument_error_of([&] { a.csr_matvec(data.data(), c, o, 2, data.data(), out.get()); }),
+                 "tally::device_reducer::csr_matvec: this device_reducer has been moved from"));
+  CHECK(out.bytes() == before);
+
+  int devices = 0;
+  TALLY_TEST_CHECK_CUDA(cudaGetDeviceCount(&devices));
+  int device = 0;
+  TALLY_TEST_CHECK_CUDA(cudaGetDevice(&device));
+  if (devices < 2 || device != 0) {
+    MESSAGE("one device (or not on device 0): nothing to switch to");
+    return;
+  }
+  TALLY_TEST_CHECK_CUDA(cudaSetDevice(1));
+  const std::string sum = argument_error_of([&] { b.segment_sum(data.data(), o, 2, out.get()); });
+  const std::string csr = argument_error_of([&] { b.csr_matvec(data.data(), c, o, 2, data.data(), out.get()); });
+  TALLY_TEST_CHECK_CUDA(cudaSetDevice(0));
+  CHECK(contains(sum, "tally::device_reducer::segment_sum: the current device is 1 but this device_reducer was made on device 0"));
+  CHECK(contains(csr, "tally::device_reducer::csr_matvec: the current device is 1 but this device_reducer was made on device 0"));
+  CHECK(out.bytes() == before);
 }

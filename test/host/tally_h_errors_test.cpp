@@ -61,6 +61,13 @@ TEST_CASE("tally.h: handles: a null reducer is an argument error; the last error
   float out = 3;
   CHECK(contains(invalid_argument_of([&] { return tally_reducer_sum_f32(nullptr, nullptr, 0, &out, nullptr); }),
                  "tally_reducer_sum_f32: the reducer is null"));
+  CHECK(contains(invalid_argument_of([&] { return tally_reducer_segment_sum_f32_o32(nullptr, nullptr, nullptr, 0, &out, nullptr); }),
+                 "tally_reducer_segment_sum_f32_o32: the reducer is null"));
+  CHECK(contains(invalid_argument_of([&] { return tally_reducer_segment_max_checked_bf16_o64(nullptr, nullptr, 0, nullptr, 0, &out, nullptr); }),
+                 "tally_reducer_segment_max_checked_bf16_o64: the reducer is null"));
+  CHECK(contains(invalid_argument_of([&] { return tally_reducer_csr_matvec_f32_o32(nullptr, nullptr, nullptr, nullptr, 0, nullptr, &out, nullptr); }),
+                 "tally_reducer_csr_matvec_f32_o32: the reducer is null"));
+  CHECK(out == 3);
   CHECK(contains(invalid_argument_of([&] { return tally_reducer_create(nullptr); }),
                  "tally_reducer_create: the place for the reducer is null"));
   tally_reducer_destroy(nullptr);  // nothing

@@ -134,6 +134,12 @@ struct free_functions {
   template <class... A> void row_arg_min(A... a) const { tally::row_arg_min(a...); }
   template <class... A> void row_arg_max(A... a) const { tally::row_arg_max(a...); }
   template <class... A> void matvec(A... a) const { tally::matvec(a...); }
+  template <class... A> void segment_sum(A... a) const { tally::segment_sum(a...); }
+  template <class... A> void segment_min(A... a) const { tally::segment_min(a...); }
+  template <class... A> void segment_max(A... a) const { tally::segment_max(a...); }
+  template <class... A> void segment_arg_min(A... a) const { tally::segment_arg_min(a...); }
+  template <class... A> void segment_arg_max(A... a) const { tally::segment_arg_max(a...); }
+  template <class... A> void csr_matvec(A... a) const { tally::csr_matvec(a...); }
 };
 
 struct reducer_members {
@@ -150,7 +156,19 @@ struct reducer_members {
   template <class... A> void row_arg_min(A... a) const { r.row_arg_min(a...); }
   template <class... A> void row_arg_max(A... a) const { r.row_arg_max(a...); }
   template <class... A> void matvec(A... a) const { r.matvec(a...); }
+  template <class... A> void segment_sum(A... a) const { r.segment_sum(a...); }
+  template <class... A> void segment_min(A... a) const { r.segment_min(a...); }
+  template <class... A> void segment_max(A... a) const { r.segment_max(a...); }
+  template <class... A> void segment_arg_min(A... a) const { r.segment_arg_min(a...); }
+  template <class... A> void segment_arg_max(A... a) const { r.segment_arg_max(a...); }
+  template <class... A> void csr_matvec(A... a) const { r.csr_matvec(a...); }
 };
+
+// The segmented reductions and csr_matvec through Api (defined below).
+template <class Api>
+void check_every_segment(const Api& api);
+template <class Api>
+void check_every_csr_matvec(const Api& api);
 
 bool have_device() {
   int devices = 0;
@@ -180,10 +198,22 @@ TEST_CASE("tally.hpp: device_reducer reports a missing device with its CUDA erro
   }
   tally::device_reducer r;
   check_every_type(reducer_members{r});
+  check_every_segment(reducer_members{r});
+  check_every_csr_matvec(reducer_members{r});
   tally::device_reducer moved_to(std::move(r));
   float out = 1.0f;
   CHECK(contains(argument_error_of([&] { r.sum(static_cast<const float*>(nullptr), 0, &out); }),
                  "tally::device_reducer::sum: this device_reducer has been moved from"));
+  const auto* no_float = static_cast<const float*>(nullptr);
+  const auto* no_offsets = static_cast<const std::int64_t*>(nullptr);
+  CHECK(contains(argument_error_of([&] { r.segment_sum(no_float, no_offsets, 0, &out); }),
+                 "tally::device_reducer::segment_sum: this device_reducer has been moved from"));
+  CHECK(contains(argument_error_of([&] { r.segment_arg_max(no_float, 0, no_offsets, 0, static_cast<tally::arg<float>*>(nullptr)); }),
+                 "tally::device_reducer::segment_arg_max: this device_reducer has been moved from"));
+  CHECK(contains(argument_error_of([&] {
+                   r.csr_matvec(no_float, static_cast<const std::int32_t*>(nullptr), no_offsets, 0, no_float, &out);
+                 }),
+                 "tally::device_reducer::csr_matvec: this device_reducer has been moved from"));
   CHECK(out == 1.0f);
 }
 
@@ -399,25 +429,28 @@ void check_segments_reject_bad_arguments(const std::string& name, Call call) {
   CHECK(std::memcmp(before, out, sizeof out) == 0);
 }
 
-template <class T, class Offset>
-void check_segments_on(const char* type) {
+// Every segmented reduction on T with Offset offsets, through Api: the free functions or one
+// device_reducer.
+template <class T, class Offset, class Api>
+void check_segments_on(const Api& api, const char* type) {
   INFO("element type " << type);
   using V = std::conditional_t<is_16bit_float<T>, float, T>;
-  check_segments_reject_bad_arguments<T, V, Offset>("tally::segment_sum", [](auto... a) { tally::segment_sum(a...); });
-  check_segments_reject_bad_arguments<T, V, Offset>("tally::segment_min", [](auto... a) { tally::segment_min(a...); });
-  check_segments_reject_bad_arguments<T, V, Offset>("tally::segment_max", [](auto... a) { tally::segment_max(a...); });
+  const std::string p = api.prefix;
+  check_segments_reject_bad_arguments<T, V, Offset>(p + "segment_sum", [&](auto... a) { api.segment_sum(a...); });
+  check_segments_reject_bad_arguments<T, V, Offset>(p + "segment_min", [&](auto... a) { api.segment_min(a...); });
+  check_segments_reject_bad_arguments<T, V, Offset>(p + "segment_max", [&](auto... a) { api.segment_max(a...); });
   if constexpr (!is_16bit_float<T>) {
-    check_segments_reject_bad_arguments<T, tally::arg<T>, Offset>("tally::segment_arg_min",
-                                                                  [](auto... a) { tally::segment_arg_min(a...); });
-    check_segments_reject_bad_arguments<T, tally::arg<T>, Offset>("tally::segment_arg_max",
-                                                                  [](auto... a) { tally::segment_arg_max(a...); });
+    check_segments_reject_bad_arguments<T, tally::arg<T>, Offset>(p + "segment_arg_min",
+                                                                  [&](auto... a) { api.segment_arg_min(a...); });
+    check_segments_reject_bad_arguments<T, tally::arg<T>, Offset>(p + "segment_arg_max",
+                                                                  [&](auto... a) { api.segment_arg_max(a...); });
   }
 }
 
-// csr_matvec on T with Offset row offsets (32-bit columns): a negative row count, null pointers with
-// rows, misaligned pointers; rows == 0 is no error.
-template <class T, class Offset>
-void check_csr_matvec_rejects_bad_arguments(const char* type) {
+// csr_matvec on T with Offset row offsets (32-bit columns) through Api: a negative row count, null
+// pointers with rows, misaligned pointers; rows == 0 is no error.
+template <class T, class Offset, class Api>
+void check_csr_matvec_rejects_bad_arguments(const Api& api, const char* type) {
   INFO("element type " << type << ", row offsets of " << sizeof(Offset) << " bytes");
   alignas(16) T values[8] = {}, x[4] = {};
   alignas(16) std::int32_t cols[8] = {};
@@ -427,54 +460,64 @@ void check_csr_matvec_rejects_bad_arguments(const char* type) {
   unsigned char before[sizeof y];
   std::memcpy(before, y, sizeof y);
   const T* no_t = nullptr;
-  const std::string p = "tally::csr_matvec: ";
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, offsets, -1, x, y); }), p + "num_segments = -1 is negative"));
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(no_t, cols, offsets, 2, x, y); }),
+  const std::string p = std::string(api.prefix) + "csr_matvec: ";
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(values, cols, offsets, -1, x, y); }), p + "num_segments = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(no_t, cols, offsets, 2, x, y); }),
                  p + "input pointer is null but num_segments = 2"));
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, static_cast<const std::int32_t*>(nullptr), offsets, 2, x, y); }),
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(values, static_cast<const std::int32_t*>(nullptr), offsets, 2, x, y); }),
                  p + "column index pointer is null but num_segments = 2"));
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, static_cast<const Offset*>(nullptr), 2, x, y); }),
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(values, cols, static_cast<const Offset*>(nullptr), 2, x, y); }),
                  p + "offsets pointer is null but num_segments = 2"));
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, offsets, 2, no_t, y); }),
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(values, cols, offsets, 2, no_t, y); }),
                  p + "vector x pointer is null but num_segments = 2"));
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, offsets, 2, x, static_cast<T*>(nullptr)); }),
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(values, cols, offsets, 2, x, static_cast<T*>(nullptr)); }),
                  p + "output pointer is null but num_segments = 2"));
   const auto* odd_cols = reinterpret_cast<const std::int32_t*>(reinterpret_cast<const char*>(cols) + 2);
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, odd_cols, offsets, 2, x, y); }),
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(values, odd_cols, offsets, 2, x, y); }),
                  p + "column index pointer is not aligned to its type (4 bytes)"));
   const auto* odd_x = reinterpret_cast<const T*>(reinterpret_cast<const char*>(x) + 2);
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, offsets, 2, odd_x, y); }), p + "vector x pointer is not aligned"));
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(values, cols, offsets, 2, odd_x, y); }), p + "vector x pointer is not aligned"));
   const auto* odd_values = reinterpret_cast<const T*>(reinterpret_cast<const char*>(values) + 1);
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(odd_values, cols, offsets, 2, x, y); }), p + "input pointer is not aligned"));
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(odd_values, cols, offsets, 2, x, y); }), p + "input pointer is not aligned"));
   const auto* odd_offsets = reinterpret_cast<const Offset*>(reinterpret_cast<const char*>(offsets) + 2);
-  CHECK(contains(argument_error_of([&] { tally::csr_matvec(values, cols, odd_offsets, 2, x, y); }), p + "offsets pointer is not aligned"));
+  CHECK(contains(argument_error_of([&] { api.csr_matvec(values, cols, odd_offsets, 2, x, y); }), p + "offsets pointer is not aligned"));
   CHECK(argument_error_of([&] {
-          tally::csr_matvec(no_t, static_cast<const std::int32_t*>(nullptr), static_cast<const Offset*>(nullptr), 0, no_t,
+          api.csr_matvec(no_t, static_cast<const std::int32_t*>(nullptr), static_cast<const Offset*>(nullptr), 0, no_t,
                             static_cast<T*>(nullptr));
         }) == "");  // nothing to do
   CHECK(std::memcmp(before, y, sizeof y) == 0);
 }
 
+template <class Api>
+void check_every_segment(const Api& api) {
+  check_segments_on<std::int32_t, std::int32_t>(api, "int32");
+  check_segments_on<std::int32_t, std::int64_t>(api, "int32");
+  check_segments_on<std::int64_t, std::int32_t>(api, "int64");
+  check_segments_on<std::int64_t, std::int64_t>(api, "int64");
+  check_segments_on<float, std::int32_t>(api, "float");
+  check_segments_on<float, std::int64_t>(api, "float");
+  check_segments_on<double, std::int32_t>(api, "double");
+  check_segments_on<double, std::int64_t>(api, "double");
+  check_segments_on<__half, std::int32_t>(api, "__half");
+  check_segments_on<__half, std::int64_t>(api, "__half");
+  check_segments_on<__nv_bfloat16, std::int32_t>(api, "__nv_bfloat16");
+  check_segments_on<__nv_bfloat16, std::int64_t>(api, "__nv_bfloat16");
+}
+
+template <class Api>
+void check_every_csr_matvec(const Api& api) {
+  check_csr_matvec_rejects_bad_arguments<float, std::int32_t>(api, "float");
+  check_csr_matvec_rejects_bad_arguments<float, std::int64_t>(api, "float");
+  check_csr_matvec_rejects_bad_arguments<double, std::int32_t>(api, "double");
+  check_csr_matvec_rejects_bad_arguments<double, std::int64_t>(api, "double");
+}
+
 }  // namespace
 
 TEST_CASE("tally.hpp: segmented reductions, unchecked and checked, reject bad arguments before any CUDA call") {
-  check_segments_on<std::int32_t, std::int32_t>("int32");
-  check_segments_on<std::int32_t, std::int64_t>("int32");
-  check_segments_on<std::int64_t, std::int32_t>("int64");
-  check_segments_on<std::int64_t, std::int64_t>("int64");
-  check_segments_on<float, std::int32_t>("float");
-  check_segments_on<float, std::int64_t>("float");
-  check_segments_on<double, std::int32_t>("double");
-  check_segments_on<double, std::int64_t>("double");
-  check_segments_on<__half, std::int32_t>("__half");
-  check_segments_on<__half, std::int64_t>("__half");
-  check_segments_on<__nv_bfloat16, std::int32_t>("__nv_bfloat16");
-  check_segments_on<__nv_bfloat16, std::int64_t>("__nv_bfloat16");
+  check_every_segment(free_functions{});
 }
 
 TEST_CASE("tally.hpp: csr_matvec rejects bad arguments before any CUDA call") {
-  check_csr_matvec_rejects_bad_arguments<float, std::int32_t>("float");
-  check_csr_matvec_rejects_bad_arguments<float, std::int64_t>("float");
-  check_csr_matvec_rejects_bad_arguments<double, std::int32_t>("double");
-  check_csr_matvec_rejects_bad_arguments<double, std::int64_t>("double");
+  check_every_csr_matvec(free_functions{});
 }
