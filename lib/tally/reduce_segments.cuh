@@ -366,14 +366,17 @@ void reduce_segments(const T* in, const Off* offsets, index_t segments, Out* out
   });
 }
 
-// The checked form, one-off (it synchronizes the stream to read the test's answer).
+// The checked form, one-off (it synchronizes the stream to read the test's answer): workspace from
+// the stream-ordered pool.
 template <class P, class T, class Off, class Out, class Op = op::sum>
 void reduce_segments(const T* in, index_t n, const Off* offsets, index_t segments, Out* out, Op op = Op{},
                      cudaStream_t stream = 0) {
   detail::validate_segments(in, offsets, segments, out, "tally::reduce_segments", n, true);
   if (segments == 0) return;
   segments_reducer<P, T, Op> r(op);
-  r(in, n, offsets, segments, out, stream);
+  detail::with_pool_workspace(r.need(), stream, "tally::reduce_segments", [&](void* ws, std::size_t bytes) {
+    r.run(in, n, offsets, segments, out, ws, bytes, stream);
+  });
 }
 
 // The begin / end forms, one-off (the checked one synchronizes the stream).
