@@ -4,15 +4,15 @@
 //
 // Rows are named segments/<type>/<job>/<lib>/<distribution>:
 //   job   sum (reduce_segments) | spmv (y = A x)
-//   lib   cub_segmented | tally_default | tally_tiles (the default without row shares: shares of one
-//         segment length read in tiles too) | tally_walk (sums: the default without lane groups for
+//   lib   cub_segmented | tally_default | tally_tiles (the default without row shares and short
+//         shares: every share read in tiles) | tally_walk (sums: the default without lane groups for
 //         short segments, every tile walked) | tally_groups (SpMV: the default, which walks every
 //         tile, with lane groups) | tally_begin_end (the begin / end form over the same
 //         segments) | tally_rows (reduce_rows on the same buffer, where every segment has one length)
 //         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
 // Distributions: the issue's table (uniform 1-8, 64, 0-128, 1000, 1-65536; power law; one long
-// segment among short ones; three long ones) for sums; uniform and power-law rows, and one long row
-// among short ones, for SpMV.
+// segment among short ones; three long ones) and uniform 0-4 and 2-12 (the short shares' range and
+// its edge) for sums; uniform and power-law rows, and one long row among short ones, for SpMV.
 // Counters (harness.hpp): GBps = bytes / time with bytes = the values read, the offsets read
 // ((S + 1) * 4), the outputs written (S * sizeof(T)) and for SpMV the column indices (4 bytes) and
 // one x gather (sizeof(T)) a non-zero; pct_ceiling against the streaming-read ceiling measured at
@@ -99,6 +99,8 @@ std::function<std::int64_t(std::mt19937_64&)> pareto(double alpha, std::int64_t 
 std::vector<distribution> sum_distributions() {
   return {
       {"uniform_1_8", [] { return draw(1 << 22, 1, uniform_in(1, 8)); }},
+      {"uniform_0_4", [] { return draw(1 << 23, 11, uniform_in(0, 4)); }},
+      {"uniform_2_12", [] { return draw(1 << 22, 12, uniform_in(2, 12)); }},
       {"uniform_64", [] { return std::vector<std::int64_t>(1 << 20, 64); }, 64},
       {"uniform_0_128", [] { return draw(1 << 20, 2, uniform_in(0, 128)); }},
       {"uniform_1000", [] { return std::vector<std::int64_t>(1 << 16, 1000); }, 1000},
@@ -241,8 +243,9 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
     });
   };
   rows.push_back({"float", "sum", "tally_begin_end", d.name, false, bytes, begin_end_call, read(begin_end_call)});
-  // The default without row shares: shares of one segment length in tiles too (docs/segments.md).
-  using tiles_only = tally::segments_policy<256, 17, tally::default_segments_policy<float>::accum, tally::launch::pdl, 4, false>;
+  // The default without row shares and short shares: every share in tiles (docs/segments.md).
+  using tiles_only =
+      tally::segments_policy<256, 17, tally::default_segments_policy<float>::accum, tally::launch::pdl, 4, false, false>;
   const auto tiles_call = tally_sum_call<tiles_only>(data, stream);
   rows.push_back({"float", "sum", "tally_tiles", d.name, false, bytes, tiles_call, read(tiles_call)});
   // The default without lane groups for short segments: every tile walked (docs/segments.md).

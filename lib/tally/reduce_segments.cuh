@@ -270,7 +270,7 @@ class segments_reducer {
   using kernel_types = detail::segments_types<typename P::launch, accum_type, Off, Out, Op, Elements>;
 
   template <class K>
-  static constexpr auto kernel = detail::segments_kernel<K, P::threads, P::items, P::group_items, P::row_shares>;
+  static constexpr auto kernel = detail::segments_kernel<K, P::threads, P::items, P::group_items, P::row_shares, P::short_shares>;
 
   // Resident blocks of the kernel for these types, at most max_blocks().
   template <class K>

@@ -20,6 +20,9 @@
 //   RowShares  a block whose share holds whole segments of one length reads them as rows: staged in
 //            shared memory by bulk copies, a group of lanes a segment, no tiles (sm_90 and later, the
 //            offsets form of reduce_segments; detail/segments_row_share.cuh). false: tiles always
+//   ShortShares  a block whose share holds short segments (6 elements or fewer on average) reads
+//            them a segment a thread, straight from global memory, with no tiles (the offsets form
+//            of reduce_segments; detail/segments_short_share.cuh). false: tiles always
 //
 // The order of every combination depends on (offsets, S, grid) alone: fixed_order is true.
 // default_segments_policy<T, Op>: 256 threads, 17 items for elements of up to 4 bytes and 13 for wider
@@ -37,7 +40,7 @@
 namespace tally {
 
 template <int Threads = 256, int Items = 17, class Accum = accum::native, class Launch = launch::pdl, int GroupItems = 4,
-          bool RowShares = true>
+          bool RowShares = true, bool ShortShares = true>
 struct segments_policy {
   static_assert(Threads >= 32 && Threads <= 1024 && Threads % 32 == 0,
                 "tally segments_policy: Threads must be a multiple of 32 between 32 and 1024");
@@ -49,17 +52,18 @@ struct segments_policy {
   static constexpr int items = Items;
   static constexpr int group_items = GroupItems;
   static constexpr bool row_shares = RowShares;
+  static constexpr bool short_shares = ShortShares;
   using accum = Accum;
   using launch = Launch;
   static constexpr bool fixed_order = true;
-  template <class A> using with_accum = segments_policy<Threads, Items, A, Launch, GroupItems, RowShares>;
-  template <class L> using with_launch = segments_policy<Threads, Items, Accum, L, GroupItems, RowShares>;
-  // "merge_path<256x17,groups_of_4,row_shares>/native/pdl" ("walk" for GroupItems = 0, no ",row_shares"
-  // without them): for test output and benchmark names.
+  template <class A> using with_accum = segments_policy<Threads, Items, A, Launch, GroupItems, RowShares, ShortShares>;
+  template <class L> using with_launch = segments_policy<Threads, Items, Accum, L, GroupItems, RowShares, ShortShares>;
+  // "merge_path<256x17,groups_of_4,row_shares,short_shares>/native/pdl" ("walk" for GroupItems = 0, no
+  // ",row_shares" or ",short_shares" without them): for test output and benchmark names.
   static std::string name() {
     return "merge_path<" + std::to_string(Threads) + "x" + std::to_string(Items) + "," +
            (GroupItems > 0 ? "groups_of_" + std::to_string(GroupItems) : std::string("walk")) +
-           (RowShares ? ",row_shares" : "") + ">/" + Accum::name + "/" +
+           (RowShares ? ",row_shares" : "") + (ShortShares ? ",short_shares" : "") + ">/" + Accum::name + "/" +
            Launch::name;
   }
 };

@@ -2,9 +2,11 @@
 // segments cross many tiles and blocks), the checked form's errors with the output untouched,
 // offsets that break the unchecked precondition, graph capture, determinism, the one-off calls, a
 // segment longer than 2^31 and more than 2^31 elements in all, the begin / end form, row shares,
-// lane groups, long segments over many tiles and shares from every 16-byte phase, and the begin /
-// end form's shares folded by warps.
+// short shares, lane groups, long segments over many tiles and shares from every 16-byte phase, and
+// the begin / end form's shares folded by warps.
 #include <algorithm>
+#include <functional>
+#include <iterator>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -17,6 +19,11 @@ using namespace tally;
 using namespace tally::test;
 
 namespace {
+
+// The default float policy without row shares and short shares: every share in tiles.
+using default_float = default_segments_policy<float>;
+using tiles = segments_policy<default_float::threads, default_float::items, default_float::accum, default_float::launch,
+                              default_float::group_items, false, false>;
 
 segment_layout mixed(index_t count) {
   const index_t pick[] = {0, 1, 31, 32, 33, 1023, 1025, 5000};
@@ -277,8 +284,6 @@ TEST_CASE("segments: the checked begin / end form names the first bad segment") 
 }
 
 TEST_CASE("segments: shares of one segment length read as rows, with heads, tails and a break, against the tiles alone") {
-  using P = default_segments_policy<float>;
-  using tiles = segments_policy<P::threads, P::items, P::accum, P::launch, P::group_items, false>;  // the default less row shares
   int sms = 0;
   TALLY_TEST_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   for (const index_t length : {1, 3, 8, 17, 64, 100, 257, 1000}) {
@@ -318,6 +323,50 @@ TEST_CASE("segments: shares of one segment length read as rows, with heads, tail
       reduce_segments<tiles>(data.data(), offsets.get(), count, by_tiles.get());
       TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
       CHECK(by_rows.bytes() != by_tiles.bytes());
+    }
+  }
+}
+
+TEST_CASE("segments: shares of short segments read a segment a thread, with longer ones among them, against the tiles alone") {
+  // Mean lengths of 2 to 6 (segments_short_share.cuh reads shares averaging 6 or fewer): 0 - 4 with
+  // runs of empty segments, 1 - 8 (the first 8 elements in the lane), 0 - 12 (a second round in the
+  // lane), and 0 - 2 with one segment of 17 - 300 in every 80 or so (the warp finishes it; its
+  // window of 32 segments then holds up to 364 elements, within the 512 of short_window), from
+  // element 3 so that no share starts on a 16-byte boundary.
+  const std::function<index_t(std::mt19937_64&)> picks[] = {
+      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 7 == 0 ? 0 : g() % 5); },
+      [](std::mt19937_64& g) { return static_cast<index_t>(1 + g() % 8); },
+      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 13); },
+      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 79 == 0 ? 17 + g() % 284 : g() % 3); },
+  };
+  for (std::size_t k = 0; k < std::size(picks); ++k) {
+    CAPTURE(k);
+    const index_t count = 3000000;
+    const segment_layout l{offsets_of(draw_lengths(count, next_seed(), picks[k]), 3), next_seed()};
+    const dataset<float> data(l.end(), l.seed);
+    const auto truth = host_segments_truth<float>(l);
+    check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
+    check_segments<default_segments_policy<float, op::max>, op::max, float, index_t>(l, data, truth);
+    check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, int>(l, data, truth);
+    check_segments<segments_policy<64, 3>, op::arg_max, float, index_t>(l, data, truth);  // blocks of 2 warps
+    check_segments<segments_policy<256, 17, accum::reproducible>, op::sum, float, int>(l, data, truth);  // binned
+    check_segments<tiles, op::sum, float, int>(l, data, truth);
+    const dataset<double> wide(l.end(), l.seed);
+    const auto wide_truth = host_segments_truth<double>(l);
+    check_segments<default_segments_policy<double>, op::sum, double, index_t>(l, wide, wide_truth);
+    check_segments<default_segments_policy<double, op::arg_max>, op::arg_max, double, int>(l, wide, wide_truth);
+    CHECK(data.changed() == 0);
+
+    // The short shares ran: a thread adds a segment in order where the tiles join the parts of a
+    // segment that crosses two threads' positions, so some sums differ in their last bits (unless
+    // the layout was cut to TALLY_TEST_MAX_N).
+    if (l.segments() == count) {
+      const auto offsets = upload<int>(l.offsets);
+      device_buffer<float> by_threads(static_cast<std::size_t>(count)), by_tiles(static_cast<std::size_t>(count));
+      reduce_segments(data.data(), offsets.get(), count, by_threads.get());
+      reduce_segments<tiles>(data.data(), offsets.get(), count, by_tiles.get());
+      TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+      CHECK(by_threads.bytes() != by_tiles.bytes());
     }
   }
 }

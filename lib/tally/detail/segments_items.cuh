@@ -22,6 +22,7 @@ namespace tally::detail {
 // as the registers left allow (four cover tiles whose segments average Items / 4 elements or more
 // without waiting for a load).
 // row_shares: shares of one segment length may be read as rows (segments_row_share.cuh).
+// short_shares: shares of short segments may be read a segment a lane (segments_short_share.cuh).
 // gathers_x: every element gathers from a second array (CSR's x); the kernel then asks for 80
 // registers a thread, 3 blocks of 256 an SM (segments_min_blocks).
 // end_weight: what an end (closing a segment, writing its result) costs in elements when the grid
@@ -36,6 +37,7 @@ struct plain_elements {
   static constexpr bool gathered = false;
   static constexpr int end_rounds = 4;
   static constexpr bool row_shares = true;
+  static constexpr bool short_shares = true;
   static constexpr bool gathers_x = false;
   static constexpr index_t end_weight = 32;
   const T* in;
@@ -56,6 +58,7 @@ struct csr_elements {
   static constexpr bool gathered = false;
   static constexpr int end_rounds = 2;  // four spill
   static constexpr bool row_shares = false;  // staging holds the values, not the columns and x gathers
+  static constexpr bool short_shares = false;
   static constexpr bool gathers_x = true;
   static constexpr index_t end_weight = 2;
   using raw = Col;
@@ -88,6 +91,7 @@ struct gathered_elements {
   static constexpr bool gathered = true;
   static constexpr int end_rounds = 4;
   static constexpr bool row_shares = false;  // not contiguous
+  static constexpr bool short_shares = false;
   static constexpr bool gathers_x = false;
   static constexpr index_t end_weight = 128;
   const T* in;

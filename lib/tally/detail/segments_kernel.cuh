@@ -10,8 +10,10 @@
 // segments and a block inside a long one take about the same time. split_share finds where the
 // share starts and ends (two searches over the offsets, side by side): points (i, j) of the merge
 // path, i ends and j elements. A share whose whole segments all have one length is read as rows
-// (segments_row_share.cuh, with RowShares; staged in the tile arrays). Any other share the block
-// walks from one point to the other in tiles of D = Threads * Items items:
+// (segments_row_share.cuh, with RowShares; staged in the tile arrays), and a share of short
+// segments (averaging 6 elements or fewer) a segment a thread (segments_short_share.cuh, with
+// ShortShares). Any other share the block walks from one point to the other in tiles of
+// D = Threads * Items items:
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
 //      next tile's while this one is walked: CSR's columns, whose values and x gathers go out when
 //      the tile starts, segments_items.cuh, except for the products the tile before staged and did
@@ -62,6 +64,7 @@
 #include <tally/detail/segments_items.cuh>
 #include <tally/detail/segments_merge_path.cuh>
 #include <tally/detail/segments_row_share.cuh>
+#include <tally/detail/segments_short_share.cuh>
 #include <tally/detail/segments_warp_share.cuh>
 #include <tally/detail/state_words.cuh>
 #include <tally/policies/warp.cuh>
@@ -116,7 +119,7 @@ inline constexpr int segments_min_blocks =
                                       : 65536 / (Threads * 85);
 
 // K: the call's types (segments_items.cuh).
-template <class K, int Threads, int Items, int GroupItems, bool RowShares>
+template <class K, int Threads, int Items, int GroupItems, bool RowShares, bool ShortShares>
 __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     segments_kernel(const typename K::args p, const typename K::op op, segment_entry<typename K::state>* entries,
                     unsigned* ticket) {
@@ -251,6 +254,11 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   constexpr bool warp_shares = K::elements::gathered;
   bool by_warps = false;
   if constexpr (warp_shares) by_warps = length == 0 && warp_share_fits<Threads, E, S>(p.offsets, base, i, j, i1, j1);
+  // A share of short segments is read a segment a thread (segments_short_share.cuh).
+  constexpr bool short_shares = ShortShares && K::elements::short_shares;
+  bool by_threads = false;
+  if constexpr (short_shares)
+    by_threads = length == 0 && short_share_fits<Threads>(p.offsets, p.segments, base, i, j, i1, j1);
   if (length > 0) {
     if constexpr (row_shares) {
       __shared__ std::uint64_t row_barriers[2];
@@ -258,6 +266,14 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       const row_share_states<S> r = row_share<Threads, K>(p, op, base, i, j, i1, j1, length, staging, slots);
       if (t == 0) head_state = r.head;
       head_open = false;
+      carry = r.tail;
+      i = i1;
+    }
+  } else if (by_threads) {
+    if constexpr (short_shares) {
+      const short_share_states<S> r = short_share<Threads, K>(p, op, base, begin, i, j, i1, j1, slots);
+      if (t == 0) head_state = r.head;
+      head_open = i == i1;
       carry = r.tail;
       i = i1;
     }
