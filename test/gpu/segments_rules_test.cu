@@ -25,6 +25,37 @@ using default_float = default_segments_policy<float>;
 using tiles = segments_policy<default_float::threads, default_float::items, default_float::accum, default_float::launch,
                               default_float::group_items, false, false>;
 
+// Layout l through the default's operators, blocks of 2 warps, binned sums, double and the tiles
+// alone, against the host; the input never written.
+void check_against_tiles(const segment_layout& l) {
+  const dataset<float> data(l.end(), l.seed);
+  const auto truth = host_segments_truth<float>(l);
+  check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
+  check_segments<default_segments_policy<float, op::max>, op::max, float, index_t>(l, data, truth);
+  check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, int>(l, data, truth);
+  check_segments<segments_policy<64, 3>, op::arg_max, float, index_t>(l, data, truth);  // blocks of 2 warps
+  check_segments<segments_policy<256, 17, accum::reproducible>, op::sum, float, int>(l, data, truth);  // binned
+  check_segments<tiles, op::sum, float, int>(l, data, truth);
+  const dataset<double> wide(l.end(), l.seed);
+  const auto wide_truth = host_segments_truth<double>(l);
+  check_segments<default_segments_policy<double>, op::sum, double, index_t>(l, wide, wide_truth);
+  check_segments<default_segments_policy<double, op::arg_max>, op::arg_max, double, int>(l, wide, wide_truth);
+  CHECK(data.changed() == 0);
+}
+
+// Whether the default's float sums over l differ in any bit from the tiles alone's: they do where
+// a share took another path (rows, short shares), which adds in another order.
+bool sums_differ_from_tiles(const segment_layout& l) {
+  const dataset<float> data(l.end(), l.seed);
+  const index_t S = l.segments();
+  const auto offsets = upload<int>(l.offsets);
+  device_buffer<float> by_default(static_cast<std::size_t>(S)), by_tiles(static_cast<std::size_t>(S));
+  reduce_segments(data.data(), offsets.get(), S, by_default.get());
+  reduce_segments<tiles>(data.data(), offsets.get(), S, by_tiles.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  return by_default.bytes() != by_tiles.bytes();
+}
+
 segment_layout mixed(index_t count) {
   const index_t pick[] = {0, 1, 31, 32, 33, 1023, 1025, 5000};
   return {offsets_of(draw_lengths(count, next_seed(), [&](std::mt19937_64& g) { return pick[g() % 8]; })), next_seed()};
@@ -300,30 +331,11 @@ TEST_CASE("segments: shares of one segment length read as rows, with heads, tail
     lengths[lengths.size() / 2] = length + 1;
     lengths.back() = length / 2;
     const segment_layout l{offsets_of(lengths, 5), next_seed()};
-    const dataset<float> data(l.end(), l.seed);
-    const auto truth = host_segments_truth<float>(l);
-    check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
-    check_segments<default_segments_policy<float, op::max>, op::max, float, index_t>(l, data, truth);
-    check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, int>(l, data, truth);
-    check_segments<segments_policy<64, 3>, op::arg_max, float, index_t>(l, data, truth);  // blocks of 2 warps
-    check_segments<segments_policy<256, 17, accum::reproducible>, op::sum, float, int>(l, data, truth);  // binned
-    check_segments<tiles, op::sum, float, int>(l, data, truth);
-    const dataset<double> wide(l.end(), l.seed);
-    const auto wide_truth = host_segments_truth<double>(l);
-    check_segments<default_segments_policy<double>, op::sum, double, index_t>(l, wide, wide_truth);
-    check_segments<default_segments_policy<double, op::arg_max>, op::arg_max, double, int>(l, wide, wide_truth);
-    CHECK(data.changed() == 0);
+    check_against_tiles(l);
 
     // The rows ran: with two lanes a segment or more they add in another order than the tiles, so
     // some sums differ in their last bits (unless the layout was cut to TALLY_TEST_MAX_N).
-    if (lanes > 1 && l.segments() == count) {
-      const auto offsets = upload<int>(l.offsets);
-      device_buffer<float> by_rows(static_cast<std::size_t>(count)), by_tiles(static_cast<std::size_t>(count));
-      reduce_segments(data.data(), offsets.get(), count, by_rows.get());
-      reduce_segments<tiles>(data.data(), offsets.get(), count, by_tiles.get());
-      TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-      CHECK(by_rows.bytes() != by_tiles.bytes());
-    }
+    if (lanes > 1 && l.segments() == count) CHECK(sums_differ_from_tiles(l));
   }
 }
 
@@ -343,31 +355,12 @@ TEST_CASE("segments: shares of short segments read a segment a thread, with long
     CAPTURE(k);
     const index_t count = 3000000;
     const segment_layout l{offsets_of(draw_lengths(count, next_seed(), picks[k]), 3), next_seed()};
-    const dataset<float> data(l.end(), l.seed);
-    const auto truth = host_segments_truth<float>(l);
-    check_segments<default_segments_policy<float>, op::sum, float, int>(l, data, truth);
-    check_segments<default_segments_policy<float, op::max>, op::max, float, index_t>(l, data, truth);
-    check_segments<default_segments_policy<float, op::arg_min>, op::arg_min, float, int>(l, data, truth);
-    check_segments<segments_policy<64, 3>, op::arg_max, float, index_t>(l, data, truth);  // blocks of 2 warps
-    check_segments<segments_policy<256, 17, accum::reproducible>, op::sum, float, int>(l, data, truth);  // binned
-    check_segments<tiles, op::sum, float, int>(l, data, truth);
-    const dataset<double> wide(l.end(), l.seed);
-    const auto wide_truth = host_segments_truth<double>(l);
-    check_segments<default_segments_policy<double>, op::sum, double, index_t>(l, wide, wide_truth);
-    check_segments<default_segments_policy<double, op::arg_max>, op::arg_max, double, int>(l, wide, wide_truth);
-    CHECK(data.changed() == 0);
+    check_against_tiles(l);
 
     // The short shares ran: a thread adds a segment in order where the tiles join the parts of a
     // segment that crosses two threads' positions, so some sums differ in their last bits (unless
     // the layout was cut to TALLY_TEST_MAX_N).
-    if (l.segments() == count) {
-      const auto offsets = upload<int>(l.offsets);
-      device_buffer<float> by_threads(static_cast<std::size_t>(count)), by_tiles(static_cast<std::size_t>(count));
-      reduce_segments(data.data(), offsets.get(), count, by_threads.get());
-      reduce_segments<tiles>(data.data(), offsets.get(), count, by_tiles.get());
-      TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-      CHECK(by_threads.bytes() != by_tiles.bytes());
-    }
+    if (l.segments() == count) CHECK(sums_differ_from_tiles(l));
   }
 }
 
