@@ -288,8 +288,9 @@ TALLY_EVERY_SEGMENT_
 //   stream never do; calls that may (different streams with no event between them, or different
 //   host threads) need one device_reducer each.
 // - Graph capture: calls can be captured in a CUDA graph, since they allocate nothing (the
-//   constructor also reads every per-device fact a call needs, so calls make no attribute query),
-//   but for the checked segmented reductions, which wait for their test of the offsets.
+//   constructor also reads the device's facts; a segmented reduction's or csr_matvec's first call
+//   of each kernel asks its occupancy once, which a capture allows), but for the checked segmented
+//   reductions, which wait for their test of the offsets.
 // - Movable, not copyable; a moved-from object throws tally::error when called.
 class device_reducer {
  public:

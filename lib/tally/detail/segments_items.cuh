@@ -22,7 +22,7 @@ namespace tally::detail {
 // as the registers left allow (four cover tiles whose segments average Items / 4 elements or more
 // without waiting for a load).
 // row_shares: shares of one segment length may be read as rows (segments_row_share.cuh).
-// short_shares: shares of short segments may be read a segment a lane (segments_short_share.cuh).
+// short_shares: shares of short segments may be read a segment a thread (segments_short_share.cuh).
 // gathers_x: every element gathers from a second array (CSR's x); the kernel then asks for 80
 // registers a thread, 3 blocks of 256 an SM (segments_min_blocks).
 // end_weight: what an end (closing a segment, writing its result) costs in elements when the grid
