@@ -5,10 +5,10 @@
 // Rows are named segments/<type>/<job>/<lib>/<distribution>:
 //   job   sum (reduce_segments) | spmv (y = A x)
 //   lib   cub_segmented | tally_default | tally_tiles (the default without row shares and short
-//         shares: every share read in tiles) | tally_walk (sums: the default without lane groups for
-//         short segments, every tile walked) | tally_groups (SpMV: the default, which walks every
-//         tile, with lane groups) | tally_begin_end (the begin / end form over the same
-//         segments) | tally_rows (reduce_rows on the same buffer, where every segment has one length)
+//         shares: every share read in tiles) | tally_groups (the default, which walks every tile of
+//         float sums and SpMV, with lane groups of 4 items for tiles of short segments) |
+//         tally_begin_end (the begin / end form over the same segments) | tally_rows (reduce_rows on
+//         the same buffer, where every segment has one length)
 //         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
 // Distributions: the issue's table (uniform 1-8, 64, 0-128, 1000, 1-65536; power law; one long
 // segment among short ones; three long ones) and uniform 0-4 and 2-12 (the short shares' range and
@@ -244,14 +244,15 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
   };
   rows.push_back({"float", "sum", "tally_begin_end", d.name, false, bytes, begin_end_call, read(begin_end_call)});
   // The default without row shares and short shares: every share in tiles (docs/segments.md).
-  using tiles_only =
-      tally::segments_policy<256, 17, tally::default_segments_policy<float>::accum, tally::launch::pdl, 4, false, false>;
+  using def = tally::default_segments_policy<float>;
+  using tiles_only = tally::segments_policy<256, 17, def::accum, tally::launch::pdl, def::group_items, false, false>;
   const auto tiles_call = tally_sum_call<tiles_only>(data, stream);
   rows.push_back({"float", "sum", "tally_tiles", d.name, false, bytes, tiles_call, read(tiles_call)});
-  // The default without lane groups for short segments: every tile walked (docs/segments.md).
-  using walk = tally::segments_policy<256, 17, tally::default_segments_policy<float>::accum, tally::launch::pdl, 0>;
-  const auto walk_call = tally_sum_call<walk>(data, stream);
-  rows.push_back({"float", "sum", "tally_walk", d.name, false, bytes, walk_call, read(walk_call)});
+  // The default with lane groups of 4 items for tiles of short segments (the default walks every
+  // tile of float sums: docs/segments.md).
+  using groups = tally::segments_policy<256, 17, def::accum, tally::launch::pdl, 4>;
+  const auto groups_call = tally_sum_call<groups>(data, stream);
+  rows.push_back({"float", "sum", "tally_groups", d.name, false, bytes, groups_call, read(groups_call)});
   if (tiles) {
     const auto tile = [&](const char* lib, std::function<launcher()> call) {
       rows.push_back({"float", "sum", lib, d.name, false, bytes, call, read(call)});

@@ -269,8 +269,12 @@ class segments_reducer {
   template <class Elements, class Off, class Out>
   using kernel_types = detail::segments_types<typename P::launch, accum_type, Off, Out, Op, Elements>;
 
+  // The begin / end form (gathered elements) has its own lane groups' size.
   template <class K>
-  static constexpr auto kernel = detail::segments_kernel<K, P::threads, P::items, P::group_items, P::row_shares, P::short_shares>;
+  static constexpr auto kernel =
+      detail::segments_kernel<K, P::threads, P::items,
+                              K::elements::gathered ? P::begin_end_group_items : P::group_items, P::row_shares,
+                              P::short_shares>;
 
   // Resident blocks of the kernel for these types, at most max_blocks().
   template <class K>

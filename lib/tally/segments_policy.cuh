@@ -23,14 +23,19 @@
 //   ShortShares  a block whose share holds short segments (6 elements or fewer on average) reads
 //            them a segment a thread, straight from global memory, with no tiles (the offsets form
 //            of reduce_segments; detail/segments_short_share.cuh). false: tiles always
+//   BeginEndGroupItems  GroupItems for the begin / end form, whose walk reads the input (the offsets
+//            form's GroupItems unless given)
 //
 // The order of every combination depends on (offsets, S, grid) alone: fixed_order is true.
 // default_segments_policy<T, Op>: 256 threads, 17 items for elements of up to 4 bytes and 13 for wider
 // ones (docs/segments.md has the sweep, 256 x 19 included), the default accumulator of reduce and
-// reduce_rows, launched with PDL. default_csr_policy<T>: csr_matvec's, the same with 11 items for
-// 8-byte values.
+// reduce_rows, launched with PDL; the offsets form walks every tile for sums, min, max and custom
+// operators over 4- and 8-byte elements, and gives tiles of short segments lane groups of 4 items
+// otherwise; the begin / end form gives them lane groups of 4 items. default_csr_policy<T>:
+// csr_matvec's, the same with 11 items for 8-byte values, every tile walked.
 #pragma once
 #include <string>
+#include <type_traits>
 
 #include <tally/default_policy.cuh>
 #include <tally/policies/accum.cuh>
@@ -40,36 +45,53 @@
 namespace tally {
 
 template <int Threads = 256, int Items = 17, class Accum = accum::native, class Launch = launch::pdl, int GroupItems = 4,
-          bool RowShares = true, bool ShortShares = true>
+          bool RowShares = true, bool ShortShares = true, int BeginEndGroupItems = GroupItems>
 struct segments_policy {
   static_assert(Threads >= 32 && Threads <= 1024 && Threads % 32 == 0,
                 "tally segments_policy: Threads must be a multiple of 32 between 32 and 1024");
   static_assert(Items >= 1 && Items <= 32, "tally segments_policy: Items must be between 1 and 32");
-  static_assert(GroupItems >= 0, "tally segments_policy: GroupItems must be 0 (always walk) or positive");
+  static_assert(GroupItems >= 0 && BeginEndGroupItems >= 0,
+                "tally segments_policy: GroupItems and BeginEndGroupItems must be 0 (always walk) or positive");
   static_assert(accum::check_accum_policy<Accum>());
   static_assert(launch::check_launch_policy<Launch>());
   static constexpr int threads = Threads;
   static constexpr int items = Items;
   static constexpr int group_items = GroupItems;
+  static constexpr int begin_end_group_items = BeginEndGroupItems;
   static constexpr bool row_shares = RowShares;
   static constexpr bool short_shares = ShortShares;
   using accum = Accum;
   using launch = Launch;
   static constexpr bool fixed_order = true;
-  template <class A> using with_accum = segments_policy<Threads, Items, A, Launch, GroupItems, RowShares, ShortShares>;
-  template <class L> using with_launch = segments_policy<Threads, Items, Accum, L, GroupItems, RowShares, ShortShares>;
-  // "merge_path<256x17,groups_of_4,row_shares,short_shares>/native/pdl" ("walk" for GroupItems = 0, no
-  // ",row_shares" or ",short_shares" without them): for test output and benchmark names.
+  template <class A>
+  using with_accum = segments_policy<Threads, Items, A, Launch, GroupItems, RowShares, ShortShares, BeginEndGroupItems>;
+  template <class L>
+  using with_launch = segments_policy<Threads, Items, Accum, L, GroupItems, RowShares, ShortShares, BeginEndGroupItems>;
+  // "merge_path<256x17,walk,begin_end_groups_of_4,row_shares,short_shares>/native/pdl" ("groups_of_k"
+  // for GroupItems = k > 0; the begin / end form's part only where it differs; no ",row_shares" or
+  // ",short_shares" without them): for test output and benchmark names.
   static std::string name() {
-    return "merge_path<" + std::to_string(Threads) + "x" + std::to_string(Items) + "," +
-           (GroupItems > 0 ? "groups_of_" + std::to_string(GroupItems) : std::string("walk")) +
+    const auto groups = [](int k) { return k > 0 ? "groups_of_" + std::to_string(k) : std::string("walk"); };
+    return "merge_path<" + std::to_string(Threads) + "x" + std::to_string(Items) + "," + groups(GroupItems) +
+           (BeginEndGroupItems != GroupItems ? ",begin_end_" + groups(BeginEndGroupItems) : "") +
            (RowShares ? ",row_shares" : "") + (ShortShares ? ",short_shares" : "") + ">/" + Accum::name + "/" +
            Launch::name;
   }
 };
 
+namespace detail {
+// The offsets form's tiles of short segments: walked for value states (sum, min, max, custom) of 4-
+// and 8-byte elements, whose walk marks its ends (H100: uniform 2 - 12 +10 % in float sums, +13 % in
+// float max, the rest within 1 % or better); lane groups of 4 items for arg states (walked, 2 - 12
+// -24 %) and 16-bit elements (2 - 12 +14 %, but -1 to -3 % on 8 of 13 distributions). docs/segments.md.
+template <class T, class Op>
+inline constexpr int default_group_items = std::is_base_of_v<value_state, Op> && sizeof(T) >= 4 ? 0 : 4;
+}  // namespace detail
+
+// The begin / end form keeps lane groups of 4 items: its walk reads the input.
 template <class T, class Op = op::sum>
-using default_segments_policy = segments_policy<256, sizeof(T) <= 4 ? 17 : 13, detail::default_accum<T, Op>, launch::pdl>;
+using default_segments_policy = segments_policy<256, sizeof(T) <= 4 ? 17 : 13, detail::default_accum<T, Op>, launch::pdl,
+                                                detail::default_group_items<T, Op>, true, true, 4>;
 
 // csr_matvec's default: tiles of 256 x 11 for 8-byte values (the sums' 13 spill in the CSR kernel,
 // which holds the columns ahead at 80 registers; H100: double SpMV +10 - 13 % on short and
