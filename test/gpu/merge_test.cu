@@ -13,6 +13,7 @@
 #include <tally/merge.cuh>
 
 #include "support/data.cuh"
+#include "support/graph.cuh"
 
 using namespace tally;
 using namespace tally::test;
@@ -185,22 +186,17 @@ TEST_CASE("merger: reused without allocation, and captured in a graph") {
   m.reserve(n);
   cudaStream_t s;
   TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  m(d_keys.get(), d_offsets.get(), 4, n, d_out.get(), s);
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(s, &graph));
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int rep = 0; rep < 2; ++rep) {
-    d_out.poison();
-    TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, s));
-    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(s));
-    std::vector<float> got(keys.size());
-    TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), d_out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    CHECK(bits_of(got) == bits_of(expected));
+  {
+    const captured_graph graph(s, [&] { m(d_keys.get(), d_offsets.get(), 4, n, d_out.get(), s); });
+    graph.run(
+        2,
+        [&] {
+          std::vector<float> got(keys.size());
+          TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), d_out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+          CHECK(bits_of(got) == bits_of(expected));
+        },
+        d_out);
   }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
   cudaStreamDestroy(s);
 }
 

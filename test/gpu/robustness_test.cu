@@ -8,6 +8,7 @@
 
 #include "../common/argument_error.hpp"
 #include "support/check.cuh"
+#include "support/graph.cuh"
 
 using namespace tally;
 using namespace tally::test;
@@ -188,32 +189,31 @@ TEST_CASE("graph capture and replay over changing inputs: kahan, per_tile arg_mi
   device_buffer<float> graph_sum(2), direct_sum(2);
   device_buffer<arg<std::int64_t>> graph_arg(1), direct_arg(1);
 
-  cudaGraph_t graph;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  kahan_sum(fin.get(), n, graph_sum.get(), stream);
-  tally::reduce<kahan_p>(fin.get(), n, graph_sum.get() + 1, op::sum{}, stream);
-  argmin(iin.get(), n, graph_arg.get(), stream);
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 3; ++replay) {
-    CAPTURE(replay);
-    const std::uint64_t seed = next_seed();
-    fill_kernel<float><<<1024, 256, 0, stream>>>(fin.get(), n, seed);
-    fill_kernel<std::int64_t><<<1024, 256, 0, stream>>>(iin.get(), n, seed + 1);
-    TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
-    kahan_sum(fin.get(), n, direct_sum.get(), stream);
-    argmin(iin.get(), n, direct_arg.get(), stream);
-    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK(bits_of(graph_sum.read(0)) == bits_of(direct_sum.read(0)));
-    CHECK(bits_of(graph_sum.read(1)) == bits_of(direct_sum.read(0)));
-    CHECK(bits_of(graph_arg.read()) == bits_of(direct_arg.read()));
-    // And the direct call is right: the exact extreme of this replay's data.
-    const dataset<std::int64_t> again(n, seed + 1);  // same generator, same values
-    const auto truth = host_truth<op::arg_min>(again);
-    CHECK(direct_arg.read().index == truth.index);
+  {
+    const captured_graph graph(stream, [&] {
+      kahan_sum(fin.get(), n, graph_sum.get(), stream);
+      tally::reduce<kahan_p>(fin.get(), n, graph_sum.get() + 1, op::sum{}, stream);
+      argmin(iin.get(), n, graph_arg.get(), stream);
+    });
+    for (int replay = 0; replay < 3; ++replay) {
+      CAPTURE(replay);
+      // New inputs ahead of each replay and direct calls on the same reducers behind it, all on the
+      // stream with no host wait between: launch(), not run().
+      const std::uint64_t seed = next_seed();
+      fill_kernel<float><<<1024, 256, 0, stream>>>(fin.get(), n, seed);
+      fill_kernel<std::int64_t><<<1024, 256, 0, stream>>>(iin.get(), n, seed + 1);
+      graph.launch();
+      kahan_sum(fin.get(), n, direct_sum.get(), stream);
+      argmin(iin.get(), n, direct_arg.get(), stream);
+      TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
+      CHECK(bits_of(graph_sum.read(0)) == bits_of(direct_sum.read(0)));
+      CHECK(bits_of(graph_sum.read(1)) == bits_of(direct_sum.read(0)));
+      CHECK(bits_of(graph_arg.read()) == bits_of(direct_arg.read()));
+      // And the direct call is right: the exact extreme of this replay's data.
+      const dataset<std::int64_t> again(n, seed + 1);  // same generator, same values
+      const auto truth = host_truth<op::arg_min>(again);
+      CHECK(direct_arg.read().index == truth.index);
+    }
   }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../common/argument_error.hpp"
+#include "support/graph.cuh"
 #include "support/rows.cuh"
 
 using namespace tally;
@@ -143,18 +144,11 @@ TEST_CASE("rows: deterministic across calls, one-off calls, and graph capture") 
   cudaStream_t s;
   TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   r.reserve(m, n, n);
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
   device_buffer<float> captured(m);
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  r(a.data(), m, n, n, captured.get(), s);
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(s, &graph));
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int i = 0; i < 3; ++i) TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, s));
-  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(s));
-  CHECK(std::memcmp(to_host(captured).data(), reference.data(), m * sizeof(float)) == 0);
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  {
+    const captured_graph graph(s, [&] { r(a.data(), m, n, n, captured.get(), s); });
+    graph.run(3, [&] { CHECK(std::memcmp(to_host(captured).data(), reference.data(), m * sizeof(float)) == 0); }, captured);
+  }
   cudaStreamDestroy(s);
 }
 

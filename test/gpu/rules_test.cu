@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "support/compositions.cuh"
+#include "support/graph.cuh"
 
 using namespace tally;
 using namespace tally::test;
@@ -131,27 +132,24 @@ TEST_CASE("graph capture: a reducer and the one-off reduce replay to the same re
   cudaStream_t stream;
   TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   device_buffer<double> direct(1), captured(2);
-  captured.poison();
 
   reducer<default_reduce_policy<double>, double> r;
   r.reserve(n);  // no allocation may happen during capture
   r(d.data(), n, direct.get(), stream);
 
-  cudaGraph_t graph;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  r(d.data(), n, captured.get(), stream);
-  tally::reduce<default_reduce_policy<double>>(d.data(), n, captured.get() + 1, op::sum{}, stream);
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  cudaGraphExec_t exec;
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int replay = 0; replay < 3; ++replay) {
-    TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
-    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK(bits_of(captured.read(0)) == bits_of(direct.read()));
-    CHECK(bits_of(captured.read(1)) == bits_of(direct.read()));
+  {
+    const captured_graph graph(stream, [&] {
+      r(d.data(), n, captured.get(), stream);
+      tally::reduce<default_reduce_policy<double>>(d.data(), n, captured.get() + 1, op::sum{}, stream);
+    });
+    graph.run(
+        3,
+        [&] {
+          CHECK(bits_of(captured.read(0)) == bits_of(direct.read()));
+          CHECK(bits_of(captured.read(1)) == bits_of(direct.read()));
+        },
+        captured);
   }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
 }
 

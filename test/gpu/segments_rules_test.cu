@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../common/argument_error.hpp"
+#include "support/graph.cuh"
 #include "support/segments.cuh"
 
 using namespace tally;
@@ -107,16 +108,6 @@ TEST_CASE("segments: graph capture") {
   r(data.data(), offsets.get(), l.segments(), direct.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());  // a reducer's calls share its workspace: order them
   r.reserve();
-  cudaStream_t stream;
-  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  r(data.data(), offsets.get(), l.segments(), graphed.get(), stream);
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int k = 0; k < 3; ++k) TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
-  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
   // Fields, not bytes: what lands in arg<float>'s padding word is not part of the result.
   const auto fields = [](const device_buffer<arg<float>>& b) {
     std::vector<arg<float>> h(b.size());
@@ -125,9 +116,12 @@ TEST_CASE("segments: graph capture") {
     for (const auto& a : h) f.emplace_back(a.value, a.index);
     return f;
   };
-  CHECK(fields(graphed) == fields(direct));
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  cudaStream_t stream;
+  TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  {
+    const captured_graph graph(stream, [&] { r(data.data(), offsets.get(), l.segments(), graphed.get(), stream); });
+    graph.run(3, [&] { CHECK(fields(graphed) == fields(direct)); }, graphed);
+  }
   TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
@@ -278,17 +272,10 @@ TEST_CASE("segments: begin / end offsets (not contiguous, overlapping, out of or
   cudaStream_t stream;
   TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   device_buffer<float> graphed(static_cast<std::size_t>(l.segments()));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  r(d2.data(), offsets.get(), offsets.get() + 1, l.segments(), graphed.get(), stream);
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
-  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
-  CHECK(graphed.bytes() == by_ranges.bytes());
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  {
+    const captured_graph graph(stream, [&] { r(d2.data(), offsets.get(), offsets.get() + 1, l.segments(), graphed.get(), stream); });
+    graph.run(1, [&] { CHECK(graphed.bytes() == by_ranges.bytes()); }, graphed);
+  }
   TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(stream));
   CHECK(data.changed() == 0);
   CHECK(d2.changed() == 0);

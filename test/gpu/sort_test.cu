@@ -17,6 +17,7 @@
 #include <tally/sort.cuh>
 
 #include "support/data.cuh"
+#include "support/graph.cuh"
 
 using namespace tally;
 using namespace tally::test;
@@ -260,17 +261,9 @@ TEST_CASE("sorter: reused without allocation, and captured in a graph") {
   s.reserve(n);
   cudaStream_t stream;
   TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  s(d_keys.get(), d_values.get(), d_out.get(), d_vout.get(), n, stream);
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int rep = 0; rep < 2; ++rep) {
-    d_out.poison();
-    TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, stream));
-    TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
-    expect_same_bits(want_k, read(d_out, keys.size()), "graph replay");
+  {
+    const captured_graph graph(stream, [&] { s(d_keys.get(), d_values.get(), d_out.get(), d_vout.get(), n, stream); });
+    graph.run(2, [&] { expect_same_bits(want_k, read(d_out, keys.size()), "graph replay"); }, d_out);
   }
   d_out.poison();
   s(d_keys.get(), d_values.get(), d_out.get(), d_vout.get(), n / 2, stream);  // a smaller sort reuses it
@@ -278,8 +271,6 @@ TEST_CASE("sorter: reused without allocation, and captured in a graph") {
   std::vector<double> half(keys.begin(), keys.begin() + n / 2);
   std::stable_sort(half.begin(), half.end(), less<double>);
   expect_same_bits(half, read(d_out, half.size()), "second call");
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
 }
 

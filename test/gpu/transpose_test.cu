@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "../common/argument_error.hpp"
+#include "support/graph.cuh"
 #include "support/transpose_check.cuh"
 
 using namespace tally;
@@ -53,22 +54,21 @@ TEST_CASE("transpose on a stream, captured in a CUDA graph and replayed") {
   constexpr index_t rows = 300, cols = 516;
   const dataset<float> d(rows * cols, next_seed());
   device_buffer<float> out(rows * cols);
-  out.poison();
   cudaStream_t s = nullptr;
   TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  TALLY_TEST_CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  transpose(d.data(), out.get(), rows, cols, s);
-  transpose<transpose_policies::padded_32>(d.data(), out.get(), rows, cols, s);
-  TALLY_TEST_CHECK_CUDA(cudaStreamEndCapture(s, &graph));
-  TALLY_TEST_CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec, s));
-  TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(s));
-  std::vector<float> got(rows * cols);
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK(count_host_mismatches(got, d, rows, cols) == 0);
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  {
+    const captured_graph graph(s, [&] {
+      transpose(d.data(), out.get(), rows, cols, s);
+      transpose<transpose_policies::padded_32>(d.data(), out.get(), rows, cols, s);
+    });
+    graph.run(
+        1,
+        [&] {
+          std::vector<float> got(rows * cols);
+          TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+          CHECK(count_host_mismatches(got, d, rows, cols) == 0);
+        },
+        out);
+  }
   cudaStreamDestroy(s);
 }

@@ -1,5 +1,5 @@
-// A CUDA graph captured from the calls a test makes on a stream, instantiated: the graph-capture
-// tests of tally.hpp's device_reducer (reductions, rows, segmented reductions) share it.
+// A CUDA graph captured from the calls a test makes on a stream, instantiated: the GPU tests'
+// graph-capture cases (reducers, rows, segments, sorts, merges, transposes, tally.hpp) share it.
 #pragma once
 #include <string>
 
@@ -48,6 +48,10 @@ class captured_graph {
       check();
     }
   }
+
+  // Queues one launch on the stream and does not wait: for a test whose point is the stream order
+  // between the graph and work it queues itself just before or after it, with no host wait between.
+  void launch() const { TALLY_TEST_CHECK_CUDA(cudaGraphLaunch(exec_, stream_)); }
 
  private:
   cudaStream_t stream_ = nullptr;
