@@ -12,7 +12,8 @@
 //         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
 // Distributions: the issue's table (uniform 1-8, 64, 0-128, 1000, 1-65536; power law; one long
 // segment among short ones; three long ones) and uniform 0-4 and 2-12 (the short shares' range and
-// its edge) for sums; uniform and power-law rows, and one long row among short ones, for SpMV.
+// its edge) and every segment 4 (short shares of one length) for sums; uniform and power-law rows,
+// and one long row among short ones, for SpMV.
 // Counters (harness.hpp): GBps = bytes / time with bytes = the values read, the offsets read
 // ((S + 1) * 4), the outputs written (S * sizeof(T)) and for SpMV the column indices (4 bytes) and
 // one x gather (sizeof(T)) a non-zero; pct_ceiling against the streaming-read ceiling measured at
@@ -101,6 +102,7 @@ std::vector<distribution> sum_distributions() {
       {"uniform_1_8", [] { return draw(1 << 22, 1, uniform_in(1, 8)); }},
       {"uniform_0_4", [] { return draw(1 << 23, 11, uniform_in(0, 4)); }},
       {"uniform_2_12", [] { return draw(1 << 22, 12, uniform_in(2, 12)); }},
+      {"uniform_4", [] { return std::vector<std::int64_t>(1 << 22, 4); }, 4},
       {"uniform_64", [] { return std::vector<std::int64_t>(1 << 20, 64); }, 64},
       {"uniform_0_128", [] { return draw(1 << 20, 2, uniform_in(0, 128)); }},
       {"uniform_1000", [] { return std::vector<std::int64_t>(1 << 16, 1000); }, 1000},

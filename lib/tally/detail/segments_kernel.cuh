@@ -245,20 +245,25 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   // tile arrays; any other share in tiles.
   constexpr bool row_shares = RowShares && K::elements::row_shares;
   constexpr int staging_bytes = (sizeof(element_bytes) < sizeof(ends) ? sizeof(element_bytes) : sizeof(ends)) & ~15;
+  // A share of short segments is read a segment a thread (segments_short_share.cuh). One whose
+  // segments average short_mean elements or fewer goes straight to that test, without the one-length
+  // test's trip to memory.
+  constexpr bool short_shares = ShortShares && K::elements::short_shares;
+  const bool short_mean = short_shares && short_mean_fits(p.segments, i, j, i1, j1);
   index_t length = 0;
   if constexpr (row_shares)
-    length = one_length<Threads>(p.offsets, base, i, j, i1, j1, (staging_bytes - staging_slack) / index_t{sizeof(E)});
+    if (!short_mean)
+      length = one_length<Threads>(p.offsets, base, i, j, i1, j1, (staging_bytes - staging_slack) / index_t{sizeof(E)});
   // A share of few ends for its elements, in the begin / end form, is folded by warps
   // (segments_warp_share.cuh): its tiles' walk reads each thread's consecutive elements from the
   // input. (The offsets form's tiles load theirs a tile ahead, and were faster.)
   constexpr bool warp_shares = K::elements::gathered;
   bool by_warps = false;
   if constexpr (warp_shares) by_warps = length == 0 && warp_share_fits<Threads, E, S>(p.offsets, base, i, j, i1, j1);
-  // A share of short segments is read a segment a thread (segments_short_share.cuh).
-  constexpr bool short_shares = ShortShares && K::elements::short_shares;
   bool by_threads = false;
+  typename short_segments<Off>::raw first[short_batches];  // the short share's first offsets
   if constexpr (short_shares)
-    by_threads = length == 0 && short_share_fits<Threads>(p.offsets, p.segments, base, i, j, i1, j1);
+    by_threads = short_mean && short_share_fits<Threads>(p.offsets, p.segments, base, i, j, i1, j1, first);
   if (length > 0) {
     if constexpr (row_shares) {
       __shared__ std::uint64_t row_barriers[2];
@@ -271,7 +276,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     }
   } else if (by_threads) {
     if constexpr (short_shares) {
-      const short_share_states<S> r = short_share<Threads, K>(p, op, base, begin, i, j, i1, j1, slots);
+      const short_share_states<S> r = short_share<Threads, K>(p, op, base, begin, i, j, i1, j1, first, slots);
       if (t == 0) head_state = r.head;
       head_open = i == i1;
       carry = r.tail;

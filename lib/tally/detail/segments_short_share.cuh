@@ -27,6 +27,8 @@ inline constexpr index_t short_mean = 6;
 // The most elements 32 consecutive segments of such a share may hold: it bounds what a longer
 // segment costs its warp.
 inline constexpr int short_window = 16 * warp_size;
+// Segments a thread an iteration (with 4 the float sum spills).
+inline constexpr int short_batches = 2;
 
 template <class S>
 struct short_share_states {
@@ -74,17 +76,24 @@ struct short_segments {
   }
 };
 
-// Whether the share is read by short_share: its segments average short_mean elements or fewer (and
-// number fewer than 2^30, as do its elements: ints index them) and every 32 consecutive ones (a
+// Whether the share's segments average short_mean elements or fewer (and number fewer than 2^30, as
+// do its elements: ints index them). No load: the merge-path points tell.
+TALLY_DEVICE bool short_mean_fits(index_t segments, index_t i, index_t j, index_t i1, index_t j1) {
+  const index_t last = (i1 < segments ? i1 : i1 - 1) - i;
+  return last >= 0 && j1 - j <= short_mean * (last + 1) && j1 - j < (index_t{1} << 30) && last < (index_t{1} << 30);
+}
+
+// Whether a share that short_mean_fits is read by short_share: every 32 consecutive segments (a
 // warp's in an iteration) hold short_window elements or fewer. Two loads a 32 segments, all of a
-// thread's in flight. Called by every thread; the answer is uniform over the block.
+// thread's in flight, and with them the offsets of short_share's first iteration (into first).
+// Called by every thread; the answer is uniform over the block.
 template <int Threads, class Off>
 TALLY_DEVICE bool short_share_fits(const Off* offsets, index_t segments, index_t base, index_t i, index_t j,
-                                   index_t i1, index_t j1) {
-  const index_t last = (i1 < segments ? i1 : i1 - 1) - i;
-  if (last < 0 || j1 - j > short_mean * (last + 1) || j1 - j >= (index_t{1} << 30) || last >= (index_t{1} << 30))
-    return false;  // uniform
+                                   index_t i1, index_t j1,
+                                   typename short_segments<Off>::raw (&first)[short_batches]) {
   const short_segments<Off> at(offsets, segments, base, i, j, i1, j1);
+#pragma unroll
+  for (int k = 0; k < short_batches; ++k) first[k] = at.load(static_cast<int>(threadIdx.x) + k * Threads);
   bool fits = true;
 #pragma unroll 4
   for (int s = warp_size * static_cast<int>(threadIdx.x); s <= at.last; s += warp_size * Threads) {
@@ -97,18 +106,20 @@ TALLY_DEVICE bool short_share_fits(const Off* offsets, index_t segments, index_t
   return __syncthreads_and(fits);
 }
 
-// Reads the share's segments a thread each (short_share_fits said it may). `begin` is where segment
-// i begins (the elements' indices within it count from there). Called by every thread.
+// Reads the share's segments a thread each (short_share_fits said it may, and loaded `first`).
+// `begin` is where segment i begins (the elements' indices within it count from there). Called by
+// every thread.
 template <int Threads, class K>
 TALLY_DEVICE short_share_states<typename K::state> short_share(const typename K::args& p, const typename K::op& op,
                                                               index_t base, index_t begin, index_t i, index_t j,
                                                               index_t i1, index_t j1,
+                                                              const typename short_segments<typename K::offset>::raw (&first)[short_batches],
                                                               carry_slot<typename K::state>* slots) {
   using E = typename K::element;
   using S = typename K::state;
   using Acc = typename K::acc;
   using Off = typename K::offset;
-  constexpr int batches = 2;  // segments a thread an iteration (with 4 the float sum spills)
+  constexpr int batches = short_batches;
   constexpr int ahead = 8;    // elements a segment loads before its fold
   const int t = static_cast<int>(threadIdx.x);
   const int lane = t % warp_size;
@@ -118,7 +129,7 @@ TALLY_DEVICE short_share_states<typename K::state> short_share(const typename K:
   short_share_states<S> r{op.template identity<Acc>(), op.template identity<Acc>()};
   typename short_segments<Off>::raw next[batches];
 #pragma unroll
-  for (int k = 0; k < batches; ++k) next[k] = at.load(t + k * Threads);
+  for (int k = 0; k < batches; ++k) next[k] = first[k];
   for (int s0 = t; s0 - lane <= at.last; s0 += batches * Threads) {  // warp-uniform: every lane meets the votes
     int b[batches], e[batches];
 #pragma unroll
