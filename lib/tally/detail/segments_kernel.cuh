@@ -9,10 +9,10 @@
 // element source's end_weight: it closes a segment and writes a result), so that a block of short
 // segments and a block inside a long one take about the same time. split_share finds where the
 // share starts and ends (two searches over the offsets, side by side): points (i, j) of the merge
-// path, i ends and j elements. A share whose whole segments all have one length is read as rows
-// (segments_row_share.cuh, with RowShares; staged in the tile arrays), and a share of short
-// segments (averaging 6 elements or fewer) a segment a thread (segments_short_share.cuh, with
-// ShortShares). Any other share the block walks from one point to the other in tiles of
+// path, i ends and j elements. A share of short segments (averaging 6 elements or fewer) is read a
+// segment a thread (segments_short_share.cuh, with ShortShares), and a share of longer ones whose
+// whole segments all have one length as rows (segments_row_share.cuh, with RowShares; staged in the
+// tile arrays). Any other share the block walks from one point to the other in tiles of
 // D = Threads * Items items:
 //   1. every thread loads its Items elements of the tile's candidates (coalesced, all in flight; the
 //      next tile's while this one is walked: CSR's columns, whose values and x gathers go out when

@@ -4,7 +4,8 @@
 //
 // The share runs from merge-path point (i, j) to (i1, j1): segment i is open at its start (it may
 // have begun in an earlier share), segments i + 1 .. i1 - 1 begin and end inside it, and segment i1
-// is open at its end. When those R = i1 - i - 1 segments all have length L (their offsets an
+// is open at its end. When its segments average more than short_mean elements (fewer: a short
+// share, segments_short_share.cuh) and those R = i1 - i - 1 segments all have length L (their offsets an
 // arithmetic progression: the first Threads of them tested in the same trip to memory as L, so that
 // a share of mixed lengths costs one trip, the rest with all of a thread's loads in flight), at
 // least a row for every group of lanes, and a row fits a staging buffer, the block copies them into
