@@ -25,6 +25,10 @@ namespace {
 using default_float = default_segments_policy<float>;
 using tiles = segments_policy<default_float::threads, default_float::items, default_float::accum, default_float::launch,
                               default_float::group_items, false, false>;
+// Row shares without short shares: the only policy that reads shares of one length of 6 or fewer
+// as rows (the default reads them a segment a thread).
+using rows_no_short = segments_policy<default_float::threads, default_float::items, default_float::accum,
+                                      default_float::launch, default_float::group_items, true, false>;
 
 // Layout l through the default's operators, blocks of 2 warps, binned sums, double and the tiles
 // alone, against the host; the input never written.
@@ -44,14 +48,15 @@ void check_against_tiles(const segment_layout& l) {
   CHECK(data.changed() == 0);
 }
 
-// Whether the default's float sums over l differ in any bit from the tiles alone's: they do where
-// a share took another path (rows, short shares), which adds in another order.
+// Whether P's float sums over l differ in any bit from the tiles alone's: they do where a share
+// took another path (rows, short shares), which adds in another order.
+template <class P = default_float>
 bool sums_differ_from_tiles(const segment_layout& l) {
   const dataset<float> data(l.end(), l.seed);
   const index_t S = l.segments();
   const auto offsets = upload<int>(l.offsets);
   device_buffer<float> by_default(static_cast<std::size_t>(S)), by_tiles(static_cast<std::size_t>(S));
-  reduce_segments(data.data(), offsets.get(), S, by_default.get());
+  reduce_segments<P>(data.data(), offsets.get(), S, by_default.get());
   reduce_segments<tiles>(data.data(), offsets.get(), S, by_tiles.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
   return by_default.bytes() != by_tiles.bytes();
@@ -305,7 +310,7 @@ TEST_CASE("segments: shares of one segment length read as rows, with heads, tail
   int sms = 0;
   TALLY_TEST_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   // Lengths 1 and 3 average 6 or fewer: the default reads those shares a segment a thread, not as
-  // rows (segments_kernel.cuh); they stay here as one-length layouts checked against the tiles.
+  // rows (segments_kernel.cuh); rows_no_short reads them as rows (a lane a row).
   for (const index_t length : {1, 3, 8, 17, 64, 100, 257, 1000}) {
     CAPTURE(length);
     // Enough segments that every share of the resident grid (4 blocks of 256 an SM) holds 3 times
@@ -325,6 +330,13 @@ TEST_CASE("segments: shares of one segment length read as rows, with heads, tail
     // The rows ran: with two lanes a segment or more they add in another order than the tiles, so
     // some sums differ in their last bits (unless the layout was cut to TALLY_TEST_MAX_N).
     if (lanes > 1 && l.segments() == count) CHECK(sums_differ_from_tiles(l));
+
+    if (length <= 6) {  // the rows of a lane each, without short shares
+      const dataset<float> data(l.end(), l.seed);
+      check_segments<rows_no_short, op::sum, float, int>(l, data, host_segments_truth<float>(l));
+      // A lane adds a row of 3 in order, where the tiles join a row split a | b c as a + (b + c).
+      if (length == 3 && l.segments() == count) CHECK(sums_differ_from_tiles<rows_no_short>(l));
+    }
   }
 }
 
