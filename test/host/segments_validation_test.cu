@@ -50,3 +50,15 @@ TEST_CASE("csr_matvec: bad arguments name themselves") {
   CHECK(argument_error_of([&] { csr_matvec(values, cols, offsets, 0, values, y); }).empty());
   for (float v : y) CHECK(v == 7);
 }
+
+TEST_CASE("caller-provided workspace: too small, null or misaligned names the problem") {
+  alignas(16) static unsigned char bytes[64];
+  const detail::workspace_need need{16, 48};
+  const auto check = [&](const void* at, std::size_t size) {
+    return argument_error_of([&] { detail::check_workspace(at, size, need, "tally::reduce_segments", "a call"); });
+  };
+  CHECK(check(bytes, 64).empty());
+  CHECK(contains(check(bytes, 32), "tally::reduce_segments: workspace of 32 bytes is smaller than the 48 bytes a call needs"));
+  CHECK(contains(check(nullptr, 64), "smaller than the 48 bytes"));
+  CHECK(contains(check(bytes + 8, 56), "tally::reduce_segments: workspace is not 16-byte aligned"));
+}

@@ -582,8 +582,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
 
   if (t == 0) {
     const bool started = d0 < d1 && head < p.segments;
-    segment_entry<S> first{head_open ? carry : head_state, started ? head : index_t{-1}, head_open ? 0u : 1u};
-    segment_entry<S> second{carry, started && !head_open && i < p.segments ? i : index_t{-1}, 0u};
+    segment_entry<S> first{head_open ? carry : head_state, head_open ? 0u : 1u, started ? head : index_t{-1}};
+    segment_entry<S> second{carry, 0u, started && !head_open && i < p.segments ? i : index_t{-1}};
     store_words(entries + 2 * blockIdx.x, first);
     store_words(entries + 2 * blockIdx.x + 1, second);
     last = take_last_ticket(ticket, gridDim.x);

@@ -42,13 +42,24 @@ TALLY_DEVICE void store_words(S* p, const S& s) {
   for (unsigned k = 0; k < sizeof(u.w) / sizeof(u.w[0]); ++k) store_word(reinterpret_cast<state_word<S>*>(p) + k, u.w[k]);
 }
 
+// S as loads of W (a vector type where S's size and alignment allow).
+template <class S, class W>
+union state_vectors {
+  S value;
+  W w[sizeof(S) / sizeof(W)];
+};
+
 // A load that bypasses L1 (ld.global.cg): partials written by other blocks of this launch are
-// read from L2, never from a stale L1 line or the read-only path.
+// read from L2, never from a stale L1 line or the read-only path. In 16- or 8-byte vectors where
+// S's size and alignment allow: a word a load puts a sector request on every word of a thread's
+// state, which cost the segment kernel's fix-up 2 us (docs/segments.md).
 template <class S>
 TALLY_DEVICE S load_from_l2(const S* p) {
-  state_words<S> u;
+  using W = std::conditional_t<sizeof(S) % 16 == 0 && alignof(S) >= 16, uint4,
+                               std::conditional_t<sizeof(S) % 8 == 0 && alignof(S) >= 8, uint2, state_word<S>>>;
+  state_vectors<S, W> u;
 #pragma unroll
-  for (unsigned k = 0; k < sizeof(u.w) / sizeof(u.w[0]); ++k) u.w[k] = __ldcg(reinterpret_cast<const state_word<S>*>(p) + k);
+  for (unsigned k = 0; k < sizeof(u.w) / sizeof(u.w[0]); ++k) u.w[k] = __ldcg(reinterpret_cast<const W*>(p) + k);
   return u.value;
 }
 

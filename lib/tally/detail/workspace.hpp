@@ -103,13 +103,18 @@ class device_workspace {
   std::size_t zero_prefix_ = 0;  // leading bytes known to be 0 when the next call starts
 };
 
-// Throws unless caller-provided workspace of `size` bytes at `workspace` holds what a call needs;
+// Throws unless caller-provided workspace of `size` bytes at `workspace` holds what a call needs
+// and is 16-byte aligned (cudaMalloc's is; partials and entries are read in 16-byte vectors);
 // `call` says which call ("a reduction of n = 10").
+inline constexpr std::size_t workspace_alignment = 16;
 inline void check_workspace(const void* workspace, std::size_t size, workspace_need need, const char* where,
                             const std::string& call) {
   if (size < need.total || (need.total > 0 && workspace == nullptr))
     throw error(std::string(where) + ": workspace of " + std::to_string(size) + " bytes is smaller than the " +
                 std::to_string(need.total) + " bytes " + call + " needs");
+  if (reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0)
+    throw error(std::string(where) + ": workspace is not " + std::to_string(workspace_alignment) +
+                "-byte aligned (cudaMalloc's is)");
 }
 
 // The stream-ordered pool one-off calls take their workspace from: tally's own, one a device,
