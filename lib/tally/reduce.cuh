@@ -104,9 +104,9 @@ class reducer {
     launch_plan(in, out, p, workspace_.prepare(need(p), stream), stream);
   }
 
-  // Reduces with caller-provided workspace of at least workspace_bytes(n) bytes. Where the last
-  // block combines the partials, the workspace's first 16 bytes hold a ticket counter that must be 0
-  // on first use (cudaMemset); every call leaves it 0 again.
+  // Reduces with caller-provided workspace of at least workspace_bytes(n) bytes, 16-byte aligned
+  // (cudaMalloc's is). Where the last block combines the partials, the workspace's first 16 bytes
+  // hold a ticket counter that must be 0 on first use (cudaMemset); every call leaves it 0 again.
   template <class Out>
   void run(const T* in, index_t n, Out* out, void* workspace, std::size_t workspace_size, cudaStream_t stream) const {
     detail::validate_reduce(in, n, out, where);

@@ -164,8 +164,9 @@ class rows_reducer {
   }
 
   // As operator() and dot, with caller-provided workspace of at least workspace_bytes(m, n, ld)
-  // bytes, whose first need(plan).tickets bytes (the row tickets) are 0 when the call starts
-  // (cudaMemset); a call leaves them 0, and may leave the bytes after them non-zero.
+  // bytes, 16-byte aligned (cudaMalloc's is), whose first need(plan).tickets bytes (the row
+  // tickets) are 0 when the call starts (cudaMemset); a call leaves them 0, and may leave the bytes
+  // after them non-zero.
   template <class Out>
   void run(const T* a, index_t m, index_t n, index_t ld, Out* out, void* workspace, std::size_t workspace_size,
            cudaStream_t stream) const {

@@ -175,8 +175,9 @@ class segments_reducer {
     launch(csr(values, cols, x), offsets, rows, y, workspace_.prepare(need(), stream), stream);
   }
 
-  // As operator() and dot with caller-provided workspace of at least workspace_bytes() bytes whose
-  // first 16 bytes (the ticket) are 0 when the call starts (cudaMemset); a call leaves them 0.
+  // As operator() and dot with caller-provided workspace of at least workspace_bytes() bytes, 16-byte
+  // aligned (cudaMalloc's is), whose first 16 bytes (the ticket) are 0 when the call starts
+  // (cudaMemset); a call leaves them 0.
   template <class Off, class Out>
   void run(const T* in, const Off* offsets, index_t segments, Out* out, void* workspace, std::size_t workspace_size,
            cudaStream_t stream) const {

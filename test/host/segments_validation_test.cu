@@ -61,4 +61,6 @@ TEST_CASE("caller-provided workspace: too small, null or misaligned names the pr
   CHECK(contains(check(bytes, 32), "tally::reduce_segments: workspace of 32 bytes is smaller than the 48 bytes a call needs"));
   CHECK(contains(check(nullptr, 64), "smaller than the 48 bytes"));
   CHECK(contains(check(bytes + 8, 56), "tally::reduce_segments: workspace is not 16-byte aligned"));
+  // A call that needs none takes any pointer.
+  CHECK(argument_error_of([&] { detail::check_workspace(bytes + 8, 0, {}, "tally::reduce", "a call"); }).empty());
 }

@@ -112,7 +112,7 @@ inline void check_workspace(const void* workspace, std::size_t size, workspace_n
   if (size < need.total || (need.total > 0 && workspace == nullptr))
     throw error(std::string(where) + ": workspace of " + std::to_string(size) + " bytes is smaller than the " +
                 std::to_string(need.total) + " bytes " + call + " needs");
-  if (reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0)
+  if (need.total > 0 && reinterpret_cast<std::uintptr_t>(workspace) % workspace_alignment != 0)
     throw error(std::string(where) + ": workspace is not " + std::to_string(workspace_alignment) +
                 "-byte aligned (cudaMalloc's is)");
 }
