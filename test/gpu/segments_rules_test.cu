@@ -55,11 +55,11 @@ bool sums_differ_from_tiles(const segment_layout& l) {
   const dataset<float> data(l.end(), l.seed);
   const index_t S = l.segments();
   const auto offsets = upload<int>(l.offsets);
-  device_buffer<float> by_default(static_cast<std::size_t>(S)), by_tiles(static_cast<std::size_t>(S));
-  reduce_segments<P>(data.data(), offsets.get(), S, by_default.get());
+  device_buffer<float> by_policy(static_cast<std::size_t>(S)), by_tiles(static_cast<std::size_t>(S));
+  reduce_segments<P>(data.data(), offsets.get(), S, by_policy.get());
   reduce_segments<tiles>(data.data(), offsets.get(), S, by_tiles.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  return by_default.bytes() != by_tiles.bytes();
+  return by_policy.bytes() != by_tiles.bytes();
 }
 
 segment_layout mixed(index_t count) {

@@ -14,11 +14,15 @@ template <class S>
 using state_word = std::conditional_t<sizeof(S) % 4 == 0, unsigned,
                                       std::conditional_t<sizeof(S) % 2 == 0, unsigned short, unsigned char>>;
 
-template <class S>
-union state_words {
+// S as an array of W (words, or vectors where S's size and alignment allow).
+template <class S, class W>
+union state_vectors {
   S value;
-  state_word<S> w[sizeof(S) / sizeof(state_word<S>)];
+  W w[sizeof(S) / sizeof(W)];
 };
+
+template <class S>
+using state_words = state_vectors<S, state_word<S>>;
 
 // One st.global a word, as volatile PTX: a plain store of a padding word, whose register holds no
 // defined value, is one the compiler may drop, and the bytes would stay unwritten (seen: initcheck
@@ -41,13 +45,6 @@ TALLY_DEVICE void store_words(S* p, const S& s) {
 #pragma unroll
   for (unsigned k = 0; k < sizeof(u.w) / sizeof(u.w[0]); ++k) store_word(reinterpret_cast<state_word<S>*>(p) + k, u.w[k]);
 }
-
-// S as loads of W (a vector type where S's size and alignment allow).
-template <class S, class W>
-union state_vectors {
-  S value;
-  W w[sizeof(S) / sizeof(W)];
-};
 
 // A load that bypasses L1 (ld.global.cg): partials written by other blocks of this launch are
 // read from L2, never from a stale L1 line or the read-only path. In 16- or 8-byte vectors where
