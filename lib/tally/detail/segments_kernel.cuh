@@ -261,9 +261,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   bool by_warps = false;
   if constexpr (warp_shares) by_warps = length == 0 && warp_share_fits<Threads, E, S>(p.offsets, base, i, j, i1, j1);
   bool by_threads = false;
-  typename short_segments<Off>::raw first[short_batches];  // the short share's first offsets
+  typename short_segments<Off>::raw short_first[short_batches];  // the short share's first offsets
   if constexpr (short_shares)
-    by_threads = short_mean && short_share_fits<Threads>(p.offsets, p.segments, base, i, j, i1, j1, first);
+    by_threads = short_mean && short_share_fits<Threads>(p.offsets, p.segments, base, i, j, i1, j1, short_first);
   if (length > 0) {
     if constexpr (row_shares) {
       __shared__ std::uint64_t row_barriers[2];
@@ -276,7 +276,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     }
   } else if (by_threads) {
     if constexpr (short_shares) {
-      const short_share_states<S> r = short_share<Threads, K>(p, op, base, begin, i, j, i1, j1, first, slots);
+      const short_share_states<S> r = short_share<Threads, K>(p, op, base, begin, i, j, i1, j1, short_first, slots);
       if (t == 0) head_state = r.head;
       head_open = i == i1;
       carry = r.tail;

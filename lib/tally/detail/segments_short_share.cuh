@@ -36,6 +36,12 @@ struct short_share_states {
   S tail;  // segment i1 over the share's elements from its start, or segment i's when i == i1
 };
 
+// The share's last segment, counted from its first (i): i1 where segment i1 exists (open at the
+// share's end), else S - 1. Negative for a share with no segment.
+TALLY_DEVICE index_t share_last_segment(index_t segments, index_t i, index_t i1) {
+  return (i1 < segments ? i1 : i1 - 1) - i;
+}
+
 // The share's segments, relative to it: segment s is segment i + s, and its elements [b, e) are
 // relative to the share's first element j, in the offsets' own width (32-bit arithmetic for 32-bit
 // offsets: the share's first element is itself an offset value). Segment 0 starts at the share's
@@ -54,7 +60,7 @@ struct short_segments {
       : offsets(all + i),
         first(static_cast<Off>(base + j)),
         z(static_cast<Off>(j1 - j)),
-        last(static_cast<int>((i1 < segments ? i1 : i1 - 1) - i)),
+        last(static_cast<int>(share_last_segment(segments, i, i1))),
         open(i1 < segments ? static_cast<int>(i1 - i) : -1) {}
 
   struct raw {
@@ -79,7 +85,7 @@ struct short_segments {
 // Whether the share's segments average short_mean elements or fewer (and number fewer than 2^30, as
 // do its elements: ints index them). No load: the merge-path points tell.
 TALLY_DEVICE bool short_mean_fits(index_t segments, index_t i, index_t j, index_t i1, index_t j1) {
-  const index_t last = (i1 < segments ? i1 : i1 - 1) - i;
+  const index_t last = share_last_segment(segments, i, i1);
   return last >= 0 && j1 - j <= short_mean * (last + 1) && j1 - j < (index_t{1} << 30) && last < (index_t{1} << 30);
 }
 
