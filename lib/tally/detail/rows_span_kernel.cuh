@@ -32,9 +32,19 @@
 
 namespace tally::detail {
 
+// Blocks an SM the kernel asks registers for: a one-row matvec of 8-byte elements holds 50 registers
+// a thread unbounded (4 blocks of 256 an SM), too few loads in flight for the H200's DRAM; 48 warps
+// an SM bound it to 40 registers without a spill (docs/performance.md). Elsewhere no bound: a
+// bound lets ptxas take more registers where it used fewer (float's 32 -> 40).
+template <class K, int Threads, int Rows>
+inline constexpr int span_min_blocks =
+    Rows == 1 && sizeof(typename K::input) == 8 && !std::is_same_v<typename K::xform, plain_rows> && Threads <= 1536
+        ? 1536 / Threads
+        : 0;
+
 // K: the call's types (rows_call.cuh).
 template <class K, class Block, class Smem, int Threads, int Rows, int Unroll, int V, bool StreamA = false>
-__global__ void __launch_bounds__(Threads)
+__global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows>))
     span_rows_kernel(const typename K::args p, const typename K::op op, const index_t splits, const index_t items_per_split,
                      typename K::state* partials, unsigned* tickets) {
   if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
