@@ -34,11 +34,12 @@ namespace tally::detail {
 
 // Blocks an SM the kernel asks registers for: a one-row matvec of 8-byte elements holds 50 registers
 // a thread unbounded (4 blocks of 256 an SM), too few loads in flight for the H200's DRAM; 48 warps
-// an SM bound it to 40 registers without a spill (docs/performance.md). Elsewhere no bound: a
-// bound lets ptxas take more registers where it used fewer (float's 32 -> 40).
+// an SM bound it to 40 registers without a spill (docs/performance.md). Elsewhere 0, no bound: a
+// bound lets ptxas take more registers where it used fewer (float's 32 -> 40), and a bound of 1
+// block lets it take up to 255.
 template <class K, int Threads, int Rows>
 inline constexpr int span_min_blocks =
-    Rows == 1 && sizeof(typename K::input) == 8 && !std::is_same_v<typename K::xform, plain_rows> && Threads <= 1536
+    Rows == 1 && sizeof(typename K::input) == 8 && !std::is_same_v<typename K::xform, plain_rows>
         ? 1536 / Threads
         : 0;
 
