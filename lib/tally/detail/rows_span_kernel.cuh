@@ -32,20 +32,23 @@
 
 namespace tally::detail {
 
-// Blocks an SM the kernel asks registers for: a one-row matvec of 8-byte elements holds 50 registers
-// a thread unbounded (4 blocks of 256 an SM), too few loads in flight for the H200's DRAM; 48 warps
-// an SM bound it to 40 registers without a spill (docs/performance.md). Elsewhere 0, no bound: a
-// bound lets ptxas take more registers where it used fewer (float's 32 -> 40), and a bound of 1
-// block lets it take up to 255.
-template <class K, int Threads, int Rows>
+// Blocks an SM the kernel asks registers for. A one-row matvec keeps too few loads in flight for the
+// H200's DRAM unbounded where its items hold 8-byte elements (50 registers a thread, 4 blocks of 256
+// an SM) or 8 of 2 bytes (42 - 43 registers, 5 blocks); 48 warps an SM bound both to 40 registers
+// without a spill (docs/performance.md). Elsewhere 0, no bound: float's one-row items under 64 warps
+// (40 -> 32 registers) lost 1 - 6 %, with fewer loads in flight a thread; a bound lets ptxas take
+// more registers where it used fewer (float's single elements 32 -> 40), and a bound of 1 block lets
+// it take up to 255.
+template <class K, int Threads, int Rows, int V>
 inline constexpr int span_min_blocks =
-    Rows == 1 && sizeof(typename K::input) == 8 && !std::is_same_v<typename K::xform, plain_rows>
+    Rows == 1 && !std::is_same_v<typename K::xform, plain_rows> &&
+            (sizeof(typename K::input) == 8 || (sizeof(typename K::input) == 2 && V == 8))
         ? 1536 / Threads
         : 0;
 
 // K: the call's types (rows_call.cuh).
 template <class K, class Block, class Smem, int Threads, int Rows, int Unroll, int V, bool StreamA = false>
-__global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows>))
+__global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows, V>))
     span_rows_kernel(const typename K::args p, const typename K::op op, const index_t splits, const index_t items_per_split,
                      typename K::state* partials, unsigned* tickets) {
   if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
