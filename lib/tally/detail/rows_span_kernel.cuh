@@ -60,6 +60,12 @@ __global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows, V>
   using scalar_t = row_item<T, 1>;
   using weights_t = decltype(item_weights<item_t>(p.xform, index_t{}));
   constexpr bool plain = std::is_same_v<typename K::xform, plain_rows>;
+  // The order a round's loads are written in, which ptxas keeps where registers are short: A's first
+  // put a second load of A before a one-row round's first product (double 16384 x 4096 and 4096 x
+  // 4096 +2 %, H200), and helped split rows read with the evict-first hint (float 64 x 2^20 +4 %);
+  // x's first suits two plain rows a block (double 4096 x 16384: A's first lost 4 %;
+  // docs/performance.md).
+  constexpr bool x_first = Rows > 1 && !StreamA;
   auto smem = Smem::template acquire<S, Block::template slots<Threads>>();
   __shared__ bool last;
   const int tid = static_cast<int>(threadIdx.x);
@@ -88,8 +94,11 @@ __global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows, V>
     for (; c + index_t{Unroll - 1} * Threads < end; c += index_t{Unroll} * Threads) {
       item_t v[Rows][Unroll];
       weights_t w[Unroll];
+      const auto load_x = [&] {
 #pragma unroll
-      for (int q = 0; q < Unroll; ++q) w[q] = item_weights<item_t>(p.xform, c + q * Threads);
+        for (int q = 0; q < Unroll; ++q) w[q] = item_weights<item_t>(p.xform, c + q * Threads);
+      };
+      if constexpr (x_first) load_x();
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
@@ -97,6 +106,7 @@ __global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows, V>
           if constexpr (plain) v[k][q] = load_evict_first(items[k] + c + q * Threads);
           else if (valid[k]) v[k][q] = StreamA ? load_evict_first(items[k] + c + q * Threads) : items[k][c + q * Threads];
         }
+      if constexpr (!x_first) load_x();
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
