@@ -34,11 +34,9 @@ namespace tally::detail {
 
 // Blocks an SM the kernel asks registers for. A one-row matvec keeps too few loads in flight for the
 // H200's DRAM unbounded where its items hold 8-byte elements (50 registers a thread, 4 blocks of 256
-// an SM) or 8 of 2 bytes (42 - 43 registers, 5 blocks); 48 warps an SM bound both to 40 registers
-// without a spill (docs/performance.md). Elsewhere 0, no bound: float's one-row items under 64 warps
-// (40 -> 32 registers) lost 1 - 6 %, with fewer loads in flight a thread; a bound lets ptxas take
-// more registers where it used fewer (float's single elements 32 -> 40), and a bound of 1 block lets
-// it take up to 255.
+// an SM) or 8 of 2 bytes (42 - 44 registers, 5 blocks); 48 warps an SM bound both to 40 registers
+// without a spill. Elsewhere 0, no bound: under one, ptxas kept fewer loads in flight (float's items)
+// or took more registers (a bound of 1 block lets it take up to 255); docs/performance.md.
 template <class K, int Threads, int Rows, int V>
 inline constexpr int span_min_blocks =
     Rows == 1 && !std::is_same_v<typename K::xform, plain_rows> &&
@@ -60,11 +58,9 @@ __global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows, V>
   using scalar_t = row_item<T, 1>;
   using weights_t = decltype(item_weights<item_t>(p.xform, index_t{}));
   constexpr bool plain = std::is_same_v<typename K::xform, plain_rows>;
-  // The order a round's loads are written in, which ptxas keeps where registers are short: A's first
-  // put a second load of A before a one-row round's first product (double 16384 x 4096 and 4096 x
-  // 4096 +2 %, H200), and helped split rows read with the evict-first hint (float 64 x 2^20 +4 %);
-  // x's first suits two plain rows a block (double 4096 x 16384: A's first lost 4 %;
-  // docs/performance.md).
+  // The order a round's loads are written in, which ptxas largely follows where registers are short:
+  // A's first puts a second load of A ahead of a one-row round's first product; two rows a block
+  // read plainly keep x's first, which suits them (docs/performance.md, "the order of a round's loads").
   constexpr bool x_first = Rows > 1 && !StreamA;
   auto smem = Smem::template acquire<S, Block::template slots<Threads>>();
   __shared__ bool last;
