@@ -59,8 +59,9 @@ __global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows, V>
   using weights_t = decltype(item_weights<item_t>(p.xform, index_t{}));
   constexpr bool plain = std::is_same_v<typename K::xform, plain_rows>;
   // The order a round's loads are written in, which ptxas largely follows where registers are short:
-  // A's first puts a second load of A ahead of a one-row round's first product; two rows a block
-  // read plainly keep x's first, which suits them (docs/performance.md, "the order of a round's loads").
+  // A's first puts a second load of A ahead of the first product in double's one-row round and helps
+  // split rows read with the evict-first hint; two rows a block read plainly keep x's first, which
+  // suits them (docs/performance.md, "the order of a round's loads").
   constexpr bool x_first = Rows > 1 && !StreamA;
   auto smem = Smem::template acquire<S, Block::template slots<Threads>>();
   __shared__ bool last;
