@@ -22,7 +22,8 @@
 // bandwidth), pct_ceiling (100 * GBps / the streaming-read ceiling measured at start-up,
 // ceiling.hpp) and, on tally rows, vs_best = min(baseline times) / this row's time for the same
 // type, shape and residency (> 1: faster than the best baseline: CUB and both cuBLAS calls where
-// the type has them). The tally rows' label is the plan the call ran.
+// the type has them), and on tally matvec rows vs_gemv, the same against the cuBLAS calls alone
+// (CUB's segmented sum reads no x). The tally rows' label is the plan the call ran.
 //
 // L2: the rows without a suffix rotate over input slices spanning >= 4 x L2 (inputs.hpp), so no
 // call reads a matrix a previous call left in L2 (their matrices are 134 to 537 MB in float and
@@ -200,6 +201,12 @@ timed_row timed(const planned_row& r, const std::vector<rows_algorithm>& algs) {
   for (const rows_algorithm& b : algs)
     if (b.baseline && b.type == a->type) best.baselines.push_back(b.name(c));
   t.compare.push_back(best);
+  if (a->job == "matvec") {  // the matvec baselines alone: CUB's segmented sum reads no x
+    comparison gemv{"vs_gemv", {}};
+    for (const rows_algorithm& b : algs)
+      if (b.baseline && b.type == a->type && b.lib.rfind("cublas_gemv", 0) == 0) gemv.baselines.push_back(b.name(c));
+    t.compare.push_back(gemv);
+  }
   t.label = [a, s] { return a->plan(s); };
   return t;
 }
@@ -242,7 +249,7 @@ void print_table(const std::vector<rows_algorithm>& algs, const std::vector<std:
   std::printf("\nRow sums on %s (GB/s; read ceiling %.0f GB/s; /l2: the same buffer every call, %% ceiling may pass 100)\n",
               env.device().name.c_str(), env.ceiling().read_GBps);
   std::printf("| type | M x N | tally plan | tally | CUB segmented | cuBLAS gemv | cuBLAS gemv batched | vs_best | matvec "
-              "vs_best | %% ceiling |\n|---|---|---|---|---|---|---|---|---|---|\n");
+              "vs_best | matvec vs_gemv | %% ceiling |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   const auto f = [](const std::optional<double>& v) { return v ? std::to_string(std::lround(*v)) : std::string("-"); };
   const auto r = [](const std::optional<double>& v) { return v ? std::to_string(*v).substr(0, 5) : std::string("-"); };
   for (const std::string& type : types)
@@ -272,11 +279,13 @@ void print_table(const std::vector<rows_algorithm>& algs, const std::vector<std:
           if (bt) best = best ? std::min(*best, *bt) : *bt;
         }
       if (!all_ran) best.reset();
+      // cuBLAS alone, for matvec (CUB's row sum reads no x): the faster of the gemv calls that ran.
+      const std::optional<double> gemv = gs && bs ? std::min(*gs, *bs) : gs ? gs : bs;
       const auto t = gbps(ts, bytes);
-      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |\n", type.c_str(), c.name().c_str(),
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |\n", type.c_str(), c.name().c_str(),
                   tally->plan(c.shape).c_str(), f(t).c_str(), f(gbps(cs, bytes)).c_str(), f(gbps(gs, bytes)).c_str(),
                   f(gbps(bs, bytes)).c_str(), r(ratio(best, ts)).c_str(), r(ratio(best, ms)).c_str(),
-                  100.0 * *t / env.ceiling().read_GBps);
+                  r(ratio(gemv, ms)).c_str(), 100.0 * *t / env.ceiling().read_GBps);
     }
 }
 
@@ -341,6 +350,9 @@ int run(int argc, char** argv) {
               "on tally rows: min(cub_segmented, cublas_gemv and, for half and bf16, cublas_gemv_batched times) / this "
               "row's time, same type, shape and residency, same process and input slices (> 1: faster than the best "
               "baseline); matvec rows compare with the same baselines");
+  add_context("vs_gemv_definition",
+              "on tally matvec rows: min(cublas_gemv and, for half and bf16, cublas_gemv_batched times) / this row's "
+              "time: the matvec baselines alone (cub_segmented sums the rows and reads no x)");
   add_context("l2_policy",
               "rows without a suffix: call i reads slice i mod k, k slices spanning >= 4 x L2; rows ending in /l2: every "
               "call reads slice 0 (what fits stays in L2; pct_ceiling may exceed 100); ld = N");
