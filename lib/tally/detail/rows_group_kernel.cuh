@@ -44,19 +44,36 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
   const int lane = static_cast<int>(threadIdx.x) % Lanes;
   const int group = static_cast<int>(threadIdx.x) / Lanes;
   const index_t tiles = p.m / tile_rows + (p.m % tile_rows != 0);
+  // Groups of 2 - 16 lanes read a row past the end (in a last tile) as the group's first row, or the
+  // matrix's, and drop only its result: their rounds then load and fold with no guard a row, and
+  // their row pointers step by a stride. Measured for these groups only: thread and warp groups lost
+  // up to 10 % on some shapes with it (docs/performance.md, "Rows without guards").
+  constexpr bool unguarded = Lanes > 1 && Lanes < warp_size;
+  const index_t row_stride = index_t{groups} * p.ld;  // between a group's rows of a tile
 
   for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const index_t first = tile * tile_rows + group;
     S acc[Rows];
     bool valid[Rows];
     const T* row[Rows];
+    if constexpr (unguarded) {
+      const index_t left = p.m - first;  // rows from the group's first on; <= 0 past the end
+      const T* const base = p.a + (left > 0 ? first : 0) * p.ld;
 #pragma unroll
-    for (int k = 0; k < Rows; ++k) {
-      const index_t r = first + index_t{k} * groups;
-      valid[k] = r < p.m;
-      row[k] = p.a + (valid[k] ? r : 0) * p.ld;
-      acc[k] = op.template identity<Acc>();
+      for (int k = 0; k < Rows; ++k) {
+        valid[k] = index_t{k} * groups < left;
+        row[k] = valid[k] ? base + index_t{k} * row_stride : base;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < Rows; ++k) {
+        const index_t r = first + index_t{k} * groups;
+        valid[k] = r < p.m;
+        row[k] = p.a + (valid[k] ? r : 0) * p.ld;
+      }
     }
+#pragma unroll
+    for (int k = 0; k < Rows; ++k) acc[k] = op.template identity<Acc>();
 
     // One round: Rows * Unroll loads in flight, then their folds.
     const auto round = [&](index_t c) {
@@ -69,12 +86,12 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if (valid[k]) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
+          if (unguarded || valid[k]) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if (valid[k]) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
+          if (unguarded || valid[k]) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
     };
     index_t c = lane;
     if constexpr (Lanes == 1) {
@@ -98,17 +115,17 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if (valid[k] && c + u * Lanes < p.items) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
+          if ((unguarded || valid[k]) && c + u * Lanes < p.items) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if (valid[k] && c + u * Lanes < p.items) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
+          if ((unguarded || valid[k]) && c + u * Lanes < p.items) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
     }
     for (index_t col = p.tail_begin + lane; col < p.n; col += Lanes) {
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
-        if (valid[k]) acc[k] = fold_item<Acc>(acc[k], reinterpret_cast<const scalar_t*>(row[k])[col], col, p.xform, op);
+        if (unguarded || valid[k]) acc[k] = fold_item<Acc>(acc[k], reinterpret_cast<const scalar_t*>(row[k])[col], col, p.xform, op);
     }
 
 #pragma unroll
