@@ -32,17 +32,21 @@
 
 namespace tally::detail {
 
-// Blocks an SM the kernel asks registers for. A one-row matvec keeps too few loads in flight for the
-// H200's DRAM unbounded where its items hold 8-byte elements (50 registers a thread, 4 blocks of 256
-// an SM) or 8 of 2 bytes (42 - 44 registers, 5 blocks); 48 warps an SM bound both to 40 registers
-// without a spill. Elsewhere 0, no bound: under one, ptxas kept fewer loads in flight (float's items)
-// or took more registers (a bound of 1 block lets it take up to 255); docs/performance.md.
+// Blocks an SM the kernel asks registers for. A one-row matvec's round (four items of A, four of x)
+// goes out whole only where registers hold both: under a bound of 4 blocks of 256 (64 registers)
+// ptxas issues all eight loads (float's and 16-bit 16-byte items) or seven (double) before the first
+// product, against two or three of A without one. Double's one-row kernel reads faster at 6 blocks
+// of 40 registers (two loads of A ahead); float and 16-bit items at 4. Elsewhere 0, no bound
+// (docs/performance.md, "One-row matvec kernels bounded to 4 blocks").
 template <class K, int Threads, int Rows, int V>
-inline constexpr int span_min_blocks =
-    Rows == 1 && !std::is_same_v<typename K::xform, plain_rows> &&
-            (sizeof(typename K::input) == 8 || (sizeof(typename K::input) == 2 && V == 8))
-        ? 1536 / Threads
-        : 0;
+constexpr int one_row_matvec_min_blocks() {
+  if constexpr (Rows != 1 || std::is_same_v<typename K::xform, plain_rows>) return 0;
+  else if constexpr (sizeof(typename K::input) == 8) return 1536 / Threads;
+  else if constexpr (sizeof(typename K::input) * V == 16) return 1024 / Threads;  // 16-byte items
+  else return 0;
+}
+template <class K, int Threads, int Rows, int V>
+inline constexpr int span_min_blocks = one_row_matvec_min_blocks<K, Threads, Rows, V>();
 
 // K: the call's types (rows_call.cuh).
 template <class K, class Block, class Smem, int Threads, int Rows, int Unroll, int V, bool StreamA = false>
