@@ -10,7 +10,8 @@
 // states of a row then meet in a shuffle tree (warp_reduce<Lanes>, which only reads lanes of the
 // same aligned group for the group's first lane), and the first lane writes the row's result.
 // Every lane of a warp reaches the shuffles: the tile loop depends on blockIdx alone, and lanes
-// without a valid row carry the identity. With a programmatic launch policy (launch.cuh) every
+// without a valid row carry the identity (or, in sub-warp groups, a state that is never written).
+// With a programmatic launch policy (launch.cuh) every
 // block first waits for the kernel ahead in the stream.
 #pragma once
 #include <tally/detail/launch.cuh>
