@@ -11,8 +11,8 @@
 // same aligned group for the group's first lane), and the first lane writes the row's result.
 // Every lane of a warp reaches the shuffles: the tile loop depends on blockIdx alone, and lanes
 // without a valid row carry the identity (or, in sub-warp groups, a state that is never written).
-// With a programmatic launch policy (launch.cuh) every
-// block first waits for the kernel ahead in the stream.
+// With a programmatic launch policy (launch.cuh) every block first waits for the kernel ahead in the
+// stream.
 #pragma once
 #include <tally/detail/launch.cuh>
 #include <tally/detail/rows_call.cuh>
@@ -50,7 +50,6 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
   // their row pointers step by a stride. Measured for these groups only: thread and warp groups lost
   // up to 10 % on some shapes with it (docs/performance.md, "Rows without guards").
   constexpr bool unguarded = Lanes > 1 && Lanes < warp_size;
-  const index_t row_stride = index_t{groups} * p.ld;  // between a group's rows of a tile
 
   for (index_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const index_t first = tile * tile_rows + group;
@@ -60,6 +59,7 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
     if constexpr (unguarded) {
       const index_t left = p.m - first;  // rows from the group's first on; <= 0 past the end
       const T* const base = p.a + (left > 0 ? first : 0) * p.ld;
+      const index_t row_stride = index_t{groups} * p.ld;  // between a group's rows of a tile
 #pragma unroll
       for (int k = 0; k < Rows; ++k) {
         valid[k] = index_t{k} * groups < left;
@@ -75,6 +75,7 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
     }
 #pragma unroll
     for (int k = 0; k < Rows; ++k) acc[k] = op.template identity<Acc>();
+    const auto reads = [&](int k) { return unguarded || valid[k]; };  // whether row k is loaded and folded
 
     // One round: Rows * Unroll loads in flight, then their folds.
     const auto round = [&](index_t c) {
@@ -87,12 +88,12 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if (unguarded || valid[k]) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
+          if (reads(k)) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if (unguarded || valid[k]) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
+          if (reads(k)) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
     };
     index_t c = lane;
     if constexpr (Lanes == 1) {
@@ -116,17 +117,17 @@ __global__ void __launch_bounds__(Threads) group_rows_kernel(const typename K::a
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if ((unguarded || valid[k]) && c + u * Lanes < p.items) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
+          if (reads(k) && c + u * Lanes < p.items) v[k][u] = reinterpret_cast<const item_t*>(row[k])[c + u * Lanes];
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-          if ((unguarded || valid[k]) && c + u * Lanes < p.items) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
+          if (reads(k) && c + u * Lanes < p.items) acc[k] = fold(acc[k], v[k][u], w[u], c + u * Lanes);
     }
     for (index_t col = p.tail_begin + lane; col < p.n; col += Lanes) {
 #pragma unroll
       for (int k = 0; k < Rows; ++k)
-        if (unguarded || valid[k]) acc[k] = fold_item<Acc>(acc[k], reinterpret_cast<const scalar_t*>(row[k])[col], col, p.xform, op);
+        if (reads(k)) acc[k] = fold_item<Acc>(acc[k], reinterpret_cast<const scalar_t*>(row[k])[col], col, p.xform, op);
     }
 
 #pragma unroll

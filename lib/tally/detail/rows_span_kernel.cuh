@@ -39,18 +39,16 @@ namespace tally::detail {
 // of 40 registers (two loads of A ahead); float and 16-bit items at 4. Elsewhere 0, no bound
 // (docs/performance.md, "One-row matvec kernels bounded to 4 blocks").
 template <class K, int Threads, int Rows, int V>
-constexpr int one_row_matvec_min_blocks() {
+constexpr int span_min_blocks() {
   if constexpr (Rows != 1 || std::is_same_v<typename K::xform, plain_rows>) return 0;
   else if constexpr (sizeof(typename K::input) == 8) return 1536 / Threads;
   else if constexpr (sizeof(typename K::input) * V == 16) return 1024 / Threads;  // 16-byte items
   else return 0;
 }
-template <class K, int Threads, int Rows, int V>
-inline constexpr int span_min_blocks = one_row_matvec_min_blocks<K, Threads, Rows, V>();
 
 // K: the call's types (rows_call.cuh).
 template <class K, class Block, class Smem, int Threads, int Rows, int Unroll, int V, bool StreamA = false>
-__global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows, V>))
+__global__ void __launch_bounds__(Threads, (span_min_blocks<K, Threads, Rows, V>()))
     span_rows_kernel(const typename K::args p, const typename K::op op, const index_t splits, const index_t items_per_split,
                      typename K::state* partials, unsigned* tickets) {
   if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
