@@ -21,7 +21,8 @@
 //      shortened to start its loads on one) and the block counts the tile's ends k, the first
 //      end_rounds * Threads candidates (prefetched with the elements) with one barrier; m = D - k
 //      elements remain;
-//   2. k == 0: the tile lies inside one segment, and each thread folds its registers;
+//   2. k == 0: the tile lies inside one segment, and each thread folds its registers into its part of
+//      the run of such tiles, which one block scan joins when the run ends (CSR: a scan each tile);
 //      otherwise elements and ends go to shared memory, and
 //      - a tile of short segments (group_lanes: two ends a thread or more) gives each segment a group
 //        of G lanes: each lane folds every G-th element of it, a shuffle joins the group, and lane 0
@@ -146,6 +147,10 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   __shared__ __align__(16) unsigned char head_bytes[sizeof(S)];
   __shared__ __align__(16) int ends[D + 1];  // end i + r of the tile at r: its element position (then INT_MAX)
   __shared__ int round_counts[Threads / warp_size];
+  // Each thread's part of a run of tiles without an end (below). Not in CSR products: ptxas spilled.
+  constexpr bool runs = !K::elements::gathers_x;
+  __shared__ __align__(16) unsigned char run_bytes[runs ? sizeof(S) * Threads : 1];
+  S* const run_parts = reinterpret_cast<S*>(run_bytes);
   __shared__ bool last;
   E* const elements = reinterpret_cast<E*>(element_bytes);
   const auto element = [&](int pos) -> E& {
@@ -290,6 +295,16 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     }
   } else {
     if (d0 < d1) fetch(i, j, d0);
+    // A run of tiles without an end: each thread's part of the open segment over them, joined into
+    // carry by one scan when the run ends, where a scan each tile cost long segments 1 - 25 % (H200,
+    // docs/segments.md). The parts wait in shared memory: in a register, ptxas spilled.
+    bool in_run = false;
+    const auto end_run = [&] {
+      if (runs && in_run) {
+        carry = block_carry<Threads>(false, run_parts[t], carry, op, slots).total;
+        in_run = false;
+      }
+    };
 
     for (index_t d = d0; d < d1;) {
       const int shift = next_shift;
@@ -365,8 +380,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       const index_t next_d = d + (items > 0 ? items : 1);
 
       if (k == 0) {
-        // The tile lies inside one segment: each thread folds its registers, and the block's states
-        // meet in the scan. No shared-memory staging, no walk.
+        // The tile lies inside one segment: each thread folds its registers into its part of the
+        // run of such tiles, which meets the block's other parts when the run ends (CSR: in a scan
+        // each tile, as its registers allow). No shared-memory staging, no walk.
         if constexpr (K::elements::gathered) {  // every element is in segment i
           const index_t start = p.elements.start(i) + (j - begin);
 #pragma unroll
@@ -380,8 +396,14 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           if (holds(q, m_q)) acc = op(acc, op.template lift<Acc>(v[q], j + at(q) - begin));
         kept = 0;  // nothing staged
         if (next_d < d1) fetch(i, j + m, next_d);
-        carry = block_carry<Threads>(false, acc, carry, op, slots).total;
+        if constexpr (runs) {
+          run_parts[t] = in_run ? op(run_parts[t], acc) : acc;
+          in_run = true;
+        } else {
+          carry = block_carry<Threads>(false, acc, carry, op, slots).total;
+        }
       } else {
+        end_run();
         if constexpr (!K::elements::gathered) {
 #pragma unroll
           for (int q = 0; q < Items; ++q)
@@ -578,6 +600,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       d = next_d;
       __syncthreads();  // this tile's reads of shared memory before the next tile's writes
     }
+    end_run();
   }
 
   if (t == 0) {
