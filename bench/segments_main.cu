@@ -1,8 +1,9 @@
 // tally_bench_segments: tally::reduce_segments against cub::DeviceSegmentedReduce (float sums over
-// ragged segments), and tally::csr_matvec against cuSPARSE's CSR SpMV, in one process, on the same
-// buffers.
+// ragged segments, and half sums accumulated and written in float), and tally::csr_matvec against
+// cuSPARSE's CSR SpMV, in one process, on the same buffers.
 //
 // Rows are named segments/<type>/<job>/<lib>/<distribution>:
+//   type  float | half (sums: the float values rounded to half; CUB and tally sum in float) | double (SpMV)
 //   job   sum (reduce_segments) | spmv (y = A x)
 //   lib   cub_segmented | tally_default | tally_tiles (the default without row shares and short
 //         shares: every share read in tiles) | tally_groups (the default, which walks every tile of
@@ -15,7 +16,7 @@
 // its edge) and every segment 4 (short shares of one length) for sums; uniform and power-law rows,
 // and one long row among short ones, for SpMV.
 // Counters (harness.hpp): GBps = bytes / time with bytes = the values read, the offsets read
-// ((S + 1) * 4), the outputs written (S * sizeof(T)) and for SpMV the column indices (4 bytes) and
+// ((S + 1) * 4), the outputs written (S * sizeof(T), 4 bytes for half sums) and for SpMV the column indices (4 bytes) and
 // one x gather (sizeof(T)) a non-zero; pct_ceiling against the streaming-read ceiling measured at
 // start-up; vs_cub and vs_cusparse (the better of the two algorithms) on tally rows; vs_rows on
 // tally_default rows of one-length distributions (tally_rows' time / this row's).
@@ -38,6 +39,8 @@
 #include <vector>
 
 #include <cub/device/device_segmented_reduce.cuh>
+#include <cuda/std/functional>
+#include <cuda_fp16.h>
 #include <cusparse.h>
 
 #include <tally/csr_matvec.cuh>
@@ -134,6 +137,11 @@ std::vector<distribution> spmv_distributions() {
   };
 }
 
+__global__ void round_to_half(const float* f, __half* h, std::int64_t n) {
+  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
+    h[i] = __float2half(f[i]);
+}
+
 __global__ void fill_values(float* f, double* d, std::int64_t n, std::uint64_t seed) {
   for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
     std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1);
@@ -149,7 +157,7 @@ __global__ void fill_values(float* f, double* d, std::int64_t n, std::uint64_t s
 // A distribution's buffers: offsets (int32), values (float and double), columns and x for SpMV.
 struct segment_data {
   std::int64_t segments = 0, n = 0, cols = 0;
-  device_buffer offsets, values_f, values_d, col_index, x_f, x_d, out;
+  device_buffer offsets, values_f, values_d, values_h, col_index, x_f, x_d, out;
   segment_data(const std::vector<std::int64_t>& lengths, bool spmv, cudaStream_t stream) {
     segments = static_cast<std::int64_t>(lengths.size());
     std::vector<int> o(lengths.size() + 1, 0);
@@ -164,6 +172,10 @@ struct segment_data {
     values_f = device_buffer(static_cast<std::size_t>(n) * sizeof(float));
     if (spmv) values_d = device_buffer(static_cast<std::size_t>(n) * sizeof(double));
     fill_values<<<2048, 256, 0, stream>>>(values_f.as<float>(), spmv ? values_d.as<double>() : nullptr, n, 42);
+    if (!spmv) {
+      values_h = device_buffer(static_cast<std::size_t>(n) * sizeof(__half));
+      round_to_half<<<2048, 256, 0, stream>>>(values_f.as<float>(), values_h.as<__half>(), n);
+    }
     out = device_buffer(static_cast<std::size_t>(segments) * sizeof(double));
     if (spmv) {  // a square matrix: columns uniform over the rows
       cols = segments;
@@ -278,6 +290,39 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
     };
     rows.push_back({"float", "sum", "tally_rows", d.name, true, bytes, rows_call, read(rows_call)});
   }
+}
+
+// Half sums of one distribution (accumulated and written in float): CUB's Reduce with plus<float>,
+// tally's default. 16-bit elements take their own kernels (lane groups, 2-byte loads).
+void add_half_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::shared_ptr<segment_data> data,
+                       cudaStream_t stream) {
+  const double bytes = 2.0 * static_cast<double>(data->n) + 4.0 * static_cast<double>(data->segments + 1) +
+                       4.0 * static_cast<double>(data->segments);
+  const auto cub_call = [data, stream] {
+    auto temp = std::make_shared<device_buffer>();
+    std::size_t size = 0;
+    const int* o = data->offsets.as<int>();
+    const auto reduce = [&](void* t, std::size_t& bytes_) {
+      BENCH_CHECK(cub::DeviceSegmentedReduce::Reduce(t, bytes_, data->values_h.as<__half>(), data->out.as<float>(),
+                                                     data->segments, o, o + 1, cuda::std::plus<float>{}, 0.0f, stream));
+    };
+    reduce(nullptr, size);
+    *temp = device_buffer(size);
+    return launcher([data, temp, size, o, stream](std::int64_t) mutable {
+      BENCH_CHECK(cub::DeviceSegmentedReduce::Reduce(temp->get(), size, data->values_h.as<__half>(), data->out.as<float>(),
+                                                     data->segments, o, o + 1, cuda::std::plus<float>{}, 0.0f, stream));
+    });
+  };
+  const auto tally_call = [data, stream] {
+    auto r = std::make_shared<tally::segments_reducer<tally::default_segments_policy<__half>, __half>>();
+    r->reserve();
+    return launcher([data, r, stream](std::int64_t) {
+      (*r)(data->values_h.as<__half>(), data->offsets.as<int>(), data->segments, data->out.as<float>(), stream);
+    });
+  };
+  const auto read = [&](std::function<launcher()> make) { return output_after_one_call<float>(data, make, stream); };
+  rows.push_back({"half", "sum", "cub_segmented", d.name, true, bytes, cub_call, read(cub_call)});
+  rows.push_back({"half", "sum", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
 }
 
 // cuSPARSE CSR SpMV of one type with one algorithm (y = A x, alpha 1, beta 0).
@@ -408,6 +453,7 @@ int run(int argc, char** argv) {
       add_spmv_rows<double>(rows, d, data, stream);
     } else {
       add_sum_rows(rows, d, data, stream, tiles);
+      add_half_sum_rows(rows, d, data, stream);
     }
     const std::size_t l = static_cast<std::size_t>(*std::max_element(lengths.begin(), lengths.end()));
     longest.resize(rows.size(), l);
