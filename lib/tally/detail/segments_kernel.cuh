@@ -147,7 +147,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   __shared__ __align__(16) unsigned char head_bytes[sizeof(S)];
   __shared__ __align__(16) int ends[D + 1];  // end i + r of the tile at r: its element position (then INT_MAX)
   __shared__ int round_counts[Threads / warp_size];
-  // Each thread's part of a run of tiles without an end (below). Not in CSR products: ptxas spilled.
+  // Each thread's part of a run of tiles without an end (below). Not in CSR products, which ran no
+  // faster with runs (docs/segments.md).
   constexpr bool runs = !K::elements::gathers_x;
   __shared__ __align__(16) unsigned char run_bytes[runs ? sizeof(S) * Threads : 1];
   S* const run_parts = reinterpret_cast<S*>(run_bytes);
@@ -382,7 +383,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       if (k == 0) {
         // The tile lies inside one segment: each thread folds its registers into its part of the
         // run of such tiles, which meets the block's other parts when the run ends (CSR: in a scan
-        // each tile, as its registers allow). No shared-memory staging, no walk.
+        // each tile). No shared-memory staging, no walk.
         if constexpr (K::elements::gathered) {  // every element is in segment i
           const index_t start = p.elements.start(i) + (j - begin);
 #pragma unroll
