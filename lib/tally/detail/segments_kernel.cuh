@@ -297,8 +297,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   } else {
     if (d0 < d1) fetch(i, j, d0);
     // A run of tiles without an end: each thread's part of the open segment over them, joined into
-    // carry by one scan when the run ends, where a scan each tile cost long segments 1 - 25 % (H200,
-    // docs/segments.md). The parts wait in shared memory: in a register, ptxas spilled.
+    // carry by one scan when the run ends, where a scan each tile cost long segments up to 22 % in
+    // float sums and 31 % in half max (H200, docs/segments.md). The parts wait in shared memory: in a
+    // register, ptxas spilled.
     bool in_run = false;
     const auto end_run = [&] {
       if (runs && in_run) {
