@@ -214,6 +214,16 @@ std::function<std::vector<double>()> output_after_one_call(std::shared_ptr<segme
   };
 }
 
+// A CUB device call as a launcher: `call(temp, size)` is the call with its temporary storage; asked
+// once with none for the size, which is allocated here, and then run with it on every launch.
+template <class Call>
+launcher cub_launcher(Call call) {
+  std::size_t size = 0;
+  call(nullptr, size);
+  auto temp = std::make_shared<device_buffer>(size);
+  return launcher([call, temp, size](std::int64_t) mutable { call(temp->get(), size); });
+}
+
 template <class P>
 std::function<launcher()> tally_sum_call(std::shared_ptr<segment_data> data, cudaStream_t stream) {
   return [data, stream] {
@@ -232,14 +242,9 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
   const double bytes = 4.0 * static_cast<double>(data->n) + 4.0 * static_cast<double>(data->segments + 1) +
                        4.0 * static_cast<double>(data->segments);
   const auto cub_call = [data, stream] {
-    auto temp = std::make_shared<device_buffer>();
-    std::size_t size = 0;
     const int* o = data->offsets.as<int>();
-    BENCH_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, size, data->values_f.as<float>(), data->out.as<float>(),
-                                                data->segments, o, o + 1, stream));
-    *temp = device_buffer(size);
-    return launcher([data, temp, size, o, stream](std::int64_t) mutable {
-      BENCH_CHECK(cub::DeviceSegmentedReduce::Sum(temp->get(), size, data->values_f.as<float>(), data->out.as<float>(),
+    return cub_launcher([data, o, stream](void* temp, std::size_t& size) {
+      BENCH_CHECK(cub::DeviceSegmentedReduce::Sum(temp, size, data->values_f.as<float>(), data->out.as<float>(),
                                                   data->segments, o, o + 1, stream));
     });
   };
@@ -299,17 +304,9 @@ void add_half_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, 
   const double bytes = 2.0 * static_cast<double>(data->n) + 4.0 * static_cast<double>(data->segments + 1) +
                        4.0 * static_cast<double>(data->segments);
   const auto cub_call = [data, stream] {
-    auto temp = std::make_shared<device_buffer>();
-    std::size_t size = 0;
     const int* o = data->offsets.as<int>();
-    const auto reduce = [&](void* t, std::size_t& bytes_) {
-      BENCH_CHECK(cub::DeviceSegmentedReduce::Reduce(t, bytes_, data->values_h.as<__half>(), data->out.as<float>(),
-                                                     data->segments, o, o + 1, cuda::std::plus<float>{}, 0.0f, stream));
-    };
-    reduce(nullptr, size);
-    *temp = device_buffer(size);
-    return launcher([data, temp, size, o, stream](std::int64_t) mutable {
-      BENCH_CHECK(cub::DeviceSegmentedReduce::Reduce(temp->get(), size, data->values_h.as<__half>(), data->out.as<float>(),
+    return cub_launcher([data, o, stream](void* temp, std::size_t& size) {
+      BENCH_CHECK(cub::DeviceSegmentedReduce::Reduce(temp, size, data->values_h.as<__half>(), data->out.as<float>(),
                                                      data->segments, o, o + 1, cuda::std::plus<float>{}, 0.0f, stream));
     });
   };
