@@ -1,4 +1,5 @@
-// reduce_segments and csr_matvec: every operator on float, double and int32, 32- and 64-bit offsets,
+// reduce_segments and csr_matvec: every operator on float, double and int32, 32- and 64-bit offsets
+// (sum, min and max on __half and __nv_bfloat16),
 // the length mixes of the issue (0/1/31/32/33/1023/1025, uniform, power law, all empty, one segment)
 // against the host reference and CUB's DeviceSegmentedReduce.
 #include <random>
@@ -70,6 +71,31 @@ TEST_CASE("segments: every operator on float, 32- and 64-bit offsets, against th
   for (const auto& l : layouts()) {
     every_op<float, int>(l, true);
     every_op<float, index_t>(l, false);
+  }
+}
+
+// 16-bit elements: tiles that start on odd elements (base 13), tiles cut by the input's end, and
+// long segments whose whole tiles hold no end (segments_kernel.cuh's paths without compares).
+TEST_CASE("segments: __half and __nv_bfloat16 sums, min and max, from even and odd first elements") {
+  std::vector<segment_layout> ls;
+  for (const index_t base : {index_t{0}, index_t{13}}) {
+    ls.push_back({offsets_of(mixed_lengths(3000, next_seed()), base), next_seed()});
+    ls.push_back({offsets_of({(index_t{1} << 21) + 7}, base), next_seed()});
+    std::vector<index_t> spiky = draw_lengths(50000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 5); });
+    spiky[333] = (index_t{1} << 21) + 3;
+    ls.push_back({offsets_of(spiky, base), next_seed()});
+  }
+  const auto each = [](const segment_layout& l, auto type) {
+    using T = decltype(type);
+    const dataset<T> data(l.end(), l.seed);
+    const auto truth = host_segments_truth<T>(l);
+    check_segments<default_segments_policy<T>, op::sum, T, int>(l, data, truth);
+    check_segments<default_segments_policy<T, op::min>, op::min, T, index_t>(l, data, truth);
+    check_segments<default_segments_policy<T, op::max>, op::max, T, int>(l, data, truth);
+  };
+  for (const auto& l : ls) {
+    each(l, __half{});
+    each(l, __nv_bfloat16{});
   }
 }
 
