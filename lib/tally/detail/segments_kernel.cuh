@@ -18,9 +18,10 @@
 //      next tile's while this one is walked: CSR's columns, whose values and x gathers go out when
 //      the tile starts, segments_items.cuh, except for the products the tile before staged and did
 //      not use, which it takes from shared memory; CSR's warps load whole 128-byte lines, the tile
-//      shortened to start its loads on one) and the block counts the tile's ends k, the first
-//      end_rounds * Threads candidates (prefetched with the elements) with one barrier; m = D - k
-//      elements remain;
+//      shortened to start its loads on one; a whole tile loads without a compare a load) and the
+//      block counts the tile's ends k from the end_rounds * Threads candidates prefetched with the
+//      elements: the first Threads with one barrier, the rest with a second only where all of those
+//      lie inside; m = D - k elements remain;
 //   2. k == 0: the tile lies inside one segment, and each thread folds its registers into its part of
 //      the run of such tiles, which one block scan joins when the run ends (CSR: a scan each tile);
 //      otherwise elements and ends go to shared memory, and
@@ -349,7 +350,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       }
 
       // The tile's ends: end i + r is in it when its position r + e is below z (e: its element
-      // position in the tile). The prefetched candidates are counted with one barrier; a tile with more
+      // position in the tile). The prefetched candidates are counted first (below); a tile with more
       // ends than those (many empty segments) counts further rounds of Threads, loaded here.
       // In the offsets' own width (the tile starts at offset ts, which lies between offsets[0] and
       // offsets[S]): 32-bit arithmetic for 32-bit offsets.
