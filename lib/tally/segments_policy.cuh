@@ -10,7 +10,7 @@
 //   Threads  threads a block (a multiple of 32, at most 1024)
 //   Items    element positions a thread walks a tile (a tile holds Threads * Items items); odd, so
 //            that threads walking Items consecutive 4-byte elements of shared memory hit different
-//            banks
+//            banks, but for 16-bit elements even, so that their tiles load in pairs
 //   Accum    the accumulator (accum.cuh)
 //   Launch   the launch policy (launch.cuh)
 //   GroupItems  tiles of short segments (two ends a thread or more) are reduced by groups of
@@ -27,8 +27,9 @@
 //            form's GroupItems unless given)
 //
 // The order of every combination depends on (offsets, S, grid) alone: fixed_order is true.
-// default_segments_policy<T, Op>: 256 threads, 17 items for elements of up to 4 bytes and 13 for wider
-// ones (docs/segments.md has the sweep, 256 x 19 included), the default accumulator of reduce and
+// default_segments_policy<T, Op>: 256 threads, 17 items for elements of 4 bytes, 18 for 16-bit ones
+// (an even count: they load in pairs) and 13 for wider ones (docs/segments.md has the sweep, 256 x
+// 19 included), the default accumulator of reduce and
 // reduce_rows, launched with PDL; the offsets form walks every tile for sums, min, max and custom
 // operators over 4- and 8-byte elements, and gives tiles of short segments lane groups of 4 items
 // otherwise; the begin / end form gives them lane groups of 4 items. default_csr_policy<T>:
@@ -90,7 +91,7 @@ inline constexpr int default_group_items = std::is_base_of_v<value_state, Op> &&
 
 // The begin / end form keeps lane groups of 4 items: its walk reads the input.
 template <class T, class Op = op::sum>
-using default_segments_policy = segments_policy<256, sizeof(T) <= 4 ? 17 : 13, detail::default_accum<T, Op>, launch::pdl,
+using default_segments_policy = segments_policy<256, sizeof(T) == 2 ? 18 : sizeof(T) <= 4 ? 17 : 13, detail::default_accum<T, Op>, launch::pdl,
                                                 detail::default_group_items<T, Op>, true, true, 4>;
 
 // csr_matvec's default: tiles of 256 x 11 for 8-byte values (the sums' 13 spill in the CSR kernel,

@@ -106,6 +106,15 @@ TALLY_DEVICE int group_lanes(const int* ends, int k, int m) {
   }
 }
 
+// The low or high 16-bit element of a pair loaded as one word (little-endian: the low half comes first).
+template <class Raw>
+TALLY_DEVICE Raw pair_half(unsigned word, bool high) {
+  const auto bits = static_cast<unsigned short>(high ? word >> 16 : word);
+  Raw x;
+  memcpy(&x, &bits, sizeof(x));
+  return x;
+}
+
 // Blocks an SM the kernel asks registers for, so that the lane groups' and row shares' code does not
 // cost a block: 64 registers a thread where elements and states fit 4 bytes (80 without the bound),
 // 85 for 4-byte elements with states of up to 16 bytes (arg_min / arg_max: 91 without), 128 for
@@ -217,7 +226,16 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   // tile start's element index modulo 32 (from the columns' address), and the tile holds D - shift
   // items at most. Only q = 0 can fall before the tile.
   constexpr bool aligned_loads = K::elements::gathers_x;
-  Raw next[Items];
+  // 16-bit elements (reduce_segments over offsets, an even Items) load in pairs, 4 bytes a load: thread
+  // t's pair r holds tile positions V * (t + r * Threads) - shift and the next, shift being the tile
+  // start's parity in the input (a 4-byte boundary), so that 16-bit tiles issue float's loads for
+  // their bytes. A pair not whole in the tile (cut by its end, or thread 0's first where shift is 1)
+  // loads its one element. V = 1: every other element source and Items.
+  constexpr int V = !K::elements::gathered && !K::elements::gathers_x && sizeof(Raw) == 2 && Items % 2 == 0 ? 2 : 1;
+  // A pair stays one 4-byte word until its tile starts: taking its halves apart here would wait for
+  // the load, a tile early (measured: 0.37 - 0.46 of the 2-byte loads on long half sums, H200).
+  using Loaded = std::conditional_t<V == 2, unsigned, Raw>;
+  Loaded next[Items / V];
   int next_shift = 0;
   Off next_ends[prefetched_rounds];
   // CSR: a tile finishes (gathers) all its candidates, but its k ends leave the last of them to the
@@ -229,12 +247,37 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   int kept = 0, kept_at = 0;
   const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
     if constexpr (aligned_loads) next_shift = p.elements.line_shift(base + fj);
+    if constexpr (V == 2) next_shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(p.elements.in + (base + fj)) / 2 % 2);
     const int fz = static_cast<int>(lesser(D - next_shift, d1 - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
     // Every register is written, past the tile's end too, so that a tile's values die once folded
     // (kept for a conditional load, they live across the whole tile and spill).
-    const auto src = p.elements.at(base + fj - next_shift + t);
-    if constexpr (!K::elements::gathered) {
+    if constexpr (V == 2) {
+      const Raw* const tile = p.elements.in + (base + fj);  // element position 0 of the tile
+      const unsigned* const pairs = reinterpret_cast<const unsigned*>(tile - next_shift) + t;
+      const unsigned short* const halves = reinterpret_cast<const unsigned short*>(tile);
+      if (favail == D - next_shift) {
+        // A whole tile: every pair whole but thread 0's first where shift is 1, which loads its one
+        // element (the pair's other half lies before the tile, maybe before the input).
+        next[0] = t == 0 && next_shift != 0 ? halves[0] : pairs[0];
+#pragma unroll
+        for (int r = 1; r < Items / 2; ++r) next[r] = pairs[r * Threads];
+      } else {
+#pragma unroll
+        for (int r = 0; r < Items / 2; ++r) {
+          // The pair's first tile position; below 0 only for thread 0's first pair where shift is 1.
+          // A pair not whole in the tile loads its one element into the word's low half (the tile
+          // start reads it there, pair_half).
+          const int x = 2 * (t + r * Threads) - next_shift;
+          unsigned word = 0;
+          if (x >= 0 && x + 1 < favail) word = pairs[r * Threads];
+          else if (x < 0) word = favail > 0 ? halves[0] : 0;
+          else if (x < favail) word = halves[x];
+          next[r] = word;
+        }
+      }
+    } else if constexpr (!K::elements::gathered) {
+      const auto src = p.elements.at(base + fj - next_shift + t);
       if (!K::elements::gathers_x && favail == D) {
         // A whole tile (uniform; every tile of a long segment): no load reaches past it, so none
         // compares. (Not in CSR products here or below: float's power-law rows lost 6 - 7 %, H200.)
@@ -323,11 +366,15 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
 
       // The tile's elements, finished from the raw parts the walk before loaded (CSR: the values'
       // loads and x's gathers, which needed the columns, go out here together and meet the end count).
-      const int t0 = t - shift;
-      const auto at = [&](int q) { return t0 + q * Threads; };  // v[q]'s tile position
+      const int t0 = V * t - shift;  // v[0]'s tile position
+      const auto at = [&](int q) { return t0 + q / V * (V * Threads) + q % V; };  // v[q]'s tile position
       // v[q] holds a position in [0, limit) for q < below(limit) (but q = 0 where t0 < 0), counted
-      // once so that each q costs one compare.
-      const auto below = [&](int limit) { return limit > t0 ? (limit - t0 + Threads - 1) / Threads : 0; };
+      // once so that each q costs one compare: positions grow with q.
+      const auto loads_below = [&](int limit) { return limit > t0 ? (limit - t0 + V * Threads - 1) / (V * Threads) : 0; };
+      const auto below = [&](int limit) {
+        if constexpr (V == 1) return loads_below(limit);
+        else return loads_below(limit) + loads_below(limit - 1);  // first halves, then second halves
+      };
       const int avail_q = below(avail);
       const auto holds = [&](int q, int limit_q) { return q < limit_q && (q > 0 || t0 >= 0); };
       E v[Items];
@@ -338,7 +385,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
 #pragma unroll
         for (int q = 0; q < Items; ++q) {
           // (Not by type: CSR's int columns are its int products' type.)
-          if constexpr (!K::elements::gathers_x) v[q] = next[q];  // the raw part is the element
+          if constexpr (V == 2) v[q] = pair_half<Raw>(next[q / 2], q % 2 == 1 && (q > 1 || t0 >= 0));
+          else if constexpr (!K::elements::gathers_x) v[q] = next[q];  // the raw part is the element
           else v[q] = holds(q, avail_q) && !is_kept(q) ? p.elements.finish(next[q], base + j + at(q)) : E{};
         }
         // Kept products after every load has gone out (a branch between the loads would wait for each).
@@ -416,7 +464,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           for (int q = 0; q < Items; ++q)
             if (holds(q, m_q)) acc = op(acc, op.template lift<Acc>(v[q], j + at(q) - begin));
         };
-        if (!K::elements::gathers_x && m == D) fold(Items);  // a whole tile (uniform): no compare
+        // A whole tile (uniform): no compare. (A tile of pairs that starts off a word boundary holds D - 1.)
+        if (!K::elements::gathers_x && m == D - shift) fold(Items);
         else fold(below(m));
         kept = 0;  // nothing staged
         if (next_d < d1) fetch(i, j + m, next_d);
@@ -434,7 +483,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             for (int q = 0; q < Items; ++q)
               if (holds(q, limit_q)) element(at(q)) = v[q];
           };
-          if (!K::elements::gathers_x && avail == D) stage(Items);  // a whole tile (uniform)
+          if (!K::elements::gathers_x && avail == D - shift) stage(Items);  // a whole tile (uniform), as the fold
           else stage(avail_q);
         }
         if (t == 0) ends[k] = INT_MAX;
