@@ -250,15 +250,18 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     if constexpr (V == 2) next_shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(p.elements.in + (base + fj)) / 2 % 2);
     const int fz = static_cast<int>(lesser(D - next_shift, d1 - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
+    // A whole tile (uniform; every tile of a long segment): no load reaches past it, so none compares.
+    // (Not in CSR products here or below: float's power-law rows lost 6 - 7 %, H200.)
+    const bool whole = !K::elements::gathers_x && favail == D - next_shift;
     // Every register is written, past the tile's end too, so that a tile's values die once folded
     // (kept for a conditional load, they live across the whole tile and spill).
     if constexpr (V == 2) {
       const Raw* const tile = p.elements.in + (base + fj);  // element position 0 of the tile
       const unsigned* const pairs = reinterpret_cast<const unsigned*>(tile - next_shift) + t;
       const unsigned short* const halves = reinterpret_cast<const unsigned short*>(tile);
-      if (favail == D - next_shift) {
-        // A whole tile: every pair whole but thread 0's first where shift is 1, which loads its one
-        // element (the pair's other half lies before the tile, maybe before the input).
+      if (whole) {
+        // Every pair whole but thread 0's first where shift is 1, which loads its one element (the
+        // pair's other half lies before the tile, maybe before the input).
         next[0] = t == 0 && next_shift != 0 ? halves[0] : pairs[0];
 #pragma unroll
         for (int r = 1; r < Items / 2; ++r) next[r] = pairs[r * Threads];
@@ -278,9 +281,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       }
     } else if constexpr (!K::elements::gathered) {
       const auto src = p.elements.at(base + fj - next_shift + t);
-      if (!K::elements::gathers_x && favail == D) {
-        // A whole tile (uniform; every tile of a long segment): no load reaches past it, so none
-        // compares. (Not in CSR products here or below: float's power-law rows lost 6 - 7 %, H200.)
+      if (whole) {
 #pragma unroll
         for (int q = 0; q < Items; ++q) next[q] = src[q * Threads];
       } else {
