@@ -364,6 +364,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       const int shift = next_shift;
       const int z = static_cast<int>(lesser(D - shift, d1 - d));  // items in this tile
       const int avail = static_cast<int>(lesser(z, n - j));
+      // A whole tile (uniform; a tile of pairs that starts off a word boundary holds D - 1): its
+      // fold or staging compares no item.
+      const bool whole = !K::elements::gathers_x && avail == D - shift;
 
       // The tile's elements, finished from the raw parts the walk before loaded (CSR: the values'
       // loads and x's gathers, which needed the columns, go out here together and meet the end count).
@@ -465,8 +468,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           for (int q = 0; q < Items; ++q)
             if (holds(q, m_q)) acc = op(acc, op.template lift<Acc>(v[q], j + at(q) - begin));
         };
-        // A whole tile (uniform): no compare. (A tile of pairs that starts off a word boundary holds D - 1.)
-        if (!K::elements::gathers_x && m == D - shift) fold(Items);
+        if (whole) fold(Items);  // without an end, m == avail
         else fold(below(m));
         kept = 0;  // nothing staged
         if (next_d < d1) fetch(i, j + m, next_d);
@@ -484,7 +486,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             for (int q = 0; q < Items; ++q)
               if (holds(q, limit_q)) element(at(q)) = v[q];
           };
-          if (!K::elements::gathers_x && avail == D - shift) stage(Items);  // a whole tile (uniform), as the fold
+          if (whole) stage(Items);
           else stage(avail_q);
         }
         if (t == 0) ends[k] = INT_MAX;
