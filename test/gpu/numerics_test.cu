@@ -1,10 +1,14 @@
 // Numerics on the GPU (the rules are in policies/tally/policies/op.cuh and accum.cuh; the host
-// suite checks them for every order of combination): NaN, +-inf and signed zeros against CUB,
-// integer overflow, and accum::kahan's error on 2^28-element sums against the exact sum.
+// suite checks them for every order of combination): NaN, +-inf and signed zeros against CUB (and
+// in half and bf16 through reduce, reduce_rows and reduce_segments), integer overflow, and
+// accum::kahan's error on 2^28-element sums against the exact sum.
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <tally/reduce_rows.cuh>
+#include <tally/reduce_segments.cuh>
 
 #include "support/check.cuh"
 
@@ -359,5 +363,128 @@ TEST_CASE("accum::kahan in three compositions on float, double and __half: the h
       check_reduce<kahan_a<T>, op::sum>(d, truth);
       check_reduce<kahan_b<T>, op::sum>(d, truth);
     });
+  }
+}
+
+namespace {
+
+template <class T>
+std::uint16_t bits16(T x) {
+  std::uint16_t b;
+  std::memcpy(&b, &x, 2);
+  return b;
+}
+template <class T>
+T from_bits16(std::uint16_t b) {
+  if constexpr (std::is_same_v<T, __half>) return T(__half_raw{b});
+  else return T(__nv_bfloat16_raw{b});
+}
+template <class T>
+constexpr std::uint16_t inf_bits16 = std::is_same_v<T, __half> ? 0x7c00u : 0x7f80u;
+
+// The IEEE 754-2019 minimum or maximum of row[0, c) on the host (-0 < +0, a NaN wins): its bits, or
+// -1 for a NaN.
+template <class T>
+int host_extreme16(const T* row, index_t c, bool maximum) {
+  int best = -1;
+  float best_value = 0;
+  for (index_t j = 0; j < c; ++j) {
+    const std::uint16_t b = bits16(row[j]);
+    if ((b & 0x7fffu) > inf_bits16<T>) return -1;
+    const float v = static_cast<float>(row[j]);
+    const bool negative = (b & 0x8000u) != 0, best_negative = (best & 0x8000) != 0;
+    const bool better = best < 0 || (maximum ? v > best_value || (v == best_value && best_negative && !negative)
+                                             : v < best_value || (v == best_value && !best_negative && negative));
+    if (better) {
+      best = b;
+      best_value = v;
+    }
+  }
+  return best;
+}
+
+// Rows of four kinds for 16-bit min / max (on the device: min.NaN / max.NaN, the zero's sign from
+// the operands' bits): +0 with some -0; negatives with some -0; positives with +0 and -0; values of
+// both signs with one NaN, positive or negative.
+template <class T>
+std::vector<T> extreme_rows16(index_t rows, index_t cols) {
+  const T pos_zero = from_bits16<T>(0x0000u), neg_zero = from_bits16<T>(0x8000u);
+  const std::uint16_t nan = std::is_same_v<T, __half> ? 0x7e00u : 0x7fc0u;
+  std::vector<T> h(static_cast<std::size_t>(rows * cols));
+  for (index_t i = 0; i < rows; ++i) {
+    T* row = h.data() + i * cols;
+    for (index_t j = 0; j < cols; ++j) {
+      const float step = 0.25f * static_cast<float>(1 + j % 5);
+      switch (i % 4) {
+        case 0: row[j] = j % 7 == 3 ? neg_zero : pos_zero; break;
+        case 1: row[j] = j % 11 == 5 ? neg_zero : static_cast<T>(-step); break;
+        case 2: row[j] = j % 13 == 1 ? pos_zero : j % 13 == 7 ? neg_zero : static_cast<T>(step); break;
+        default: row[j] = static_cast<T>(j % 2 ? step : -step);
+      }
+    }
+    if (i % 4 == 3) row[(7 * i) % cols] = from_bits16<T>(i % 8 == 3 ? nan : nan | 0x8000u);
+  }
+  return h;
+}
+
+template <class T>
+void check_bits16(const std::vector<int>& want, const T* got, index_t count, const char* what) {
+  for (index_t i = 0; i < count; ++i) {
+    CAPTURE(what);
+    CAPTURE(i);
+    const std::uint16_t b = bits16(got[i]);
+    if (want[static_cast<std::size_t>(i)] < 0) CHECK((b & 0x7fffu) > inf_bits16<T>);
+    else CHECK(b == want[static_cast<std::size_t>(i)]);
+  }
+}
+
+template <class T, class Op>
+void check_extremes16(const std::vector<T>& h, index_t rows, index_t cols, const T* d_in, const int* d_offsets) {
+  const bool maximum = std::is_same_v<Op, op::max>;
+  std::vector<int> want;
+  for (index_t i = 0; i < rows; ++i) want.push_back(host_extreme16(h.data() + i * cols, cols, maximum));
+  device_buffer<T> out(static_cast<std::size_t>(rows));
+  std::vector<T> got(static_cast<std::size_t>(rows));
+  const auto fetch = [&] {
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  };
+  out.poison();
+  reduce_rows<default_rows_policy<T, Op>>(d_in, rows, cols, cols, out.get(), Op{});
+  fetch();
+  check_bits16(want, got.data(), rows, "reduce_rows");
+  out.poison();
+  reduce_segments<default_segments_policy<T, Op>>(d_in, rows * cols, d_offsets, rows, out.get(), Op{});
+  fetch();
+  check_bits16(want, got.data(), rows, "reduce_segments");
+  // reduce: one row of each kind alone, then the whole input.
+  for (index_t i = 0; i < 4; ++i) {
+    out.poison();
+    reduce<default_reduce_policy<T, Op>>(d_in + i * cols, cols, out.get(), Op{});
+    fetch();
+    check_bits16(std::vector<int>{want[static_cast<std::size_t>(i)]}, got.data(), 1, "reduce of one row");
+  }
+  out.poison();
+  reduce<default_reduce_policy<T, Op>>(d_in, rows * cols, out.get(), Op{});
+  fetch();
+  check_bits16(std::vector<int>{host_extreme16(h.data(), rows * cols, maximum)}, got.data(), 1, "reduce of every row");
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("half and bf16 min / max: signed zeros and NaNs of either sign, in reduce, reduce_rows and reduce_segments",
+                   T, __half, __nv_bfloat16) {
+  const index_t rows = 16;
+  for (const index_t cols : {index_t{1}, index_t{2}, index_t{8}, index_t{33}, index_t{1000}, capped(index_t{4099})}) {
+    CAPTURE(cols);
+    const std::vector<T> h = extreme_rows16<T>(rows, cols);
+    device_buffer<T> in(h.size());
+    TALLY_TEST_CHECK_CUDA(cudaMemcpy(in.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    std::vector<int> offsets;
+    for (index_t i = 0; i <= rows; ++i) offsets.push_back(static_cast<int>(i * cols));
+    device_buffer<int> d_offsets(offsets.size());
+    TALLY_TEST_CHECK_CUDA(cudaMemcpy(d_offsets.get(), offsets.data(), offsets.size() * sizeof(int), cudaMemcpyHostToDevice));
+    check_extremes16<T, op::min>(h, rows, cols, in.get(), d_offsets.get());
+    check_extremes16<T, op::max>(h, rows, cols, in.get(), d_offsets.get());
   }
 }

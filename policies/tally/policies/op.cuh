@@ -104,11 +104,22 @@ TALLY_HD bool is_nan(const T& x) {
   else return false;
 }
 
+// The bits of a 16-bit floating value (__half, __nv_bfloat16), and back.
+template <class V>
+TALLY_HD unsigned short bits16(const V& x) {
+  if constexpr (std::is_same_v<V, __half>) return static_cast<__half_raw>(x).x;
+  else return static_cast<__nv_bfloat16_raw>(x).x;
+}
+template <class V>
+TALLY_HD V from_bits16(unsigned short b) {
+  if constexpr (std::is_same_v<V, __half>) return V(__half_raw{b});
+  else return V(__nv_bfloat16_raw{b});
+}
+
 // The sign bit of a floating value (tells -0 from +0).
 template <class T>
 TALLY_HD bool sign_bit(const T& x) {
-  if constexpr (std::is_same_v<T, __half>) return (static_cast<__half_raw>(x).x & 0x8000u) != 0;
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return (static_cast<__nv_bfloat16_raw>(x).x & 0x8000u) != 0;
+  if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) return (bits16(x) & 0x8000u) != 0;
   else if constexpr (std::is_same_v<T, float>) return (cuda::std::bit_cast<std::uint32_t>(x) >> 31) != 0;
   else return (cuda::std::bit_cast<std::uint64_t>(x) >> 63) != 0;
 }
@@ -153,6 +164,8 @@ TALLY_HD V nan_min(const V& a, const V& b) {
     float r;
     asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
     return r;
+  } else if constexpr (std::is_same_v<V, __half> || std::is_same_v<V, __nv_bfloat16>) {
+    return __hmin_nan(a, b);  // min.NaN.f16 / .bf16
   }
 #endif
   return replaces_min(a, b) ? b : a;
@@ -164,22 +177,29 @@ TALLY_HD V nan_max(const V& a, const V& b) {
     float r;
     asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
     return r;
+  } else if constexpr (std::is_same_v<V, __half> || std::is_same_v<V, __nv_bfloat16>) {
+    return __hmax_nan(a, b);  // max.NaN.f16 / .bf16
   }
 #endif
   return replaces_max(a, b) ? b : a;
 }
 
-// IEEE 754-2019 minimum / maximum (-0 < +0): nan_min / nan_max, and on float on sm_80 and later
-// the sign of a zero result set from the operands, since PTX leaves min.NaN(-0, +0)'s choice of
-// zero unstated. A zero minimum means neither operand is negative, so it is -0 exactly when either
-// operand is (for max: +0 unless both are -0). Elsewhere replaces_min / replaces_max already order
-// the zeros.
+// IEEE 754-2019 minimum / maximum (-0 < +0): nan_min / nan_max, and on float, half and bf16 on
+// sm_80 and later the sign of a zero result set from the operands, since PTX leaves min.NaN(-0,
+// +0)'s choice of zero unstated. A zero minimum means neither operand is negative, so it is -0
+// exactly when either operand is (for max: +0 unless both are -0). Elsewhere replaces_min /
+// replaces_max already order the zeros.
+// 16-bit types set the sign without a compare: a minimum's sign is the operands' sign bits ORed
+// (negative if either is), a maximum's them ANDed, whatever the result (a NaN's sign included: the
+// NaN stays a NaN, and its bits depend on the operands' signs alone, not on the order).
 template <class V>
 TALLY_HD V minimum(const V& a, const V& b) {
   const V r = nan_min(a, b);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (std::is_same_v<V, float>)
     return r == 0.0f ? __uint_as_float((__float_as_uint(a) | __float_as_uint(b)) & 0x80000000u) : r;
+  else if constexpr (std::is_same_v<V, __half> || std::is_same_v<V, __nv_bfloat16>)
+    return from_bits16<V>(bits16(r) | ((bits16(a) | bits16(b)) & 0x8000u));
 #endif
   return r;
 }
@@ -189,6 +209,8 @@ TALLY_HD V maximum(const V& a, const V& b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (std::is_same_v<V, float>)
     return r == 0.0f ? __uint_as_float(__float_as_uint(a) & __float_as_uint(b) & 0x80000000u) : r;
+  else if constexpr (std::is_same_v<V, __half> || std::is_same_v<V, __nv_bfloat16>)
+    return from_bits16<V>(bits16(r) & ((bits16(a) & bits16(b)) | 0x7fffu));
 #endif
   return r;
 }
