@@ -422,7 +422,7 @@ std::vector<T> extreme_rows16(index_t rows, index_t cols) {
         default: row[j] = static_cast<T>(j % 2 ? step : -step);
       }
     }
-    if (i % 4 == 3) row[(7 * i) % cols] = from_bits16<T>(i % 8 == 3 ? nan : nan | 0x8000u);
+    if (i % 4 == 3) row[(cols / 2 + 7 * i) % cols] = from_bits16<T>(i % 8 == 3 ? nan : nan | 0x8000u);
   }
   return h;
 }
@@ -475,7 +475,10 @@ void check_extremes16(const std::vector<T>& h, index_t rows, index_t cols, const
 TEST_CASE_TEMPLATE("half and bf16 min / max: signed zeros and NaNs of either sign, in reduce, reduce_rows and reduce_segments",
                    T, __half, __nv_bfloat16) {
   const index_t rows = 16;
-  for (const index_t cols : {index_t{1}, index_t{2}, index_t{8}, index_t{33}, index_t{1000}, capped(index_t{4099})}) {
+  // Rows of 8 and 1000 read in 16-byte items; 20000 and 20001 hold whole tiles of reduce_segments,
+  // 20001's starting on both sides of a 4-byte boundary.
+  for (const index_t cols : {index_t{1}, index_t{2}, index_t{8}, index_t{33}, index_t{1000}, capped(index_t{4099}),
+                             capped(index_t{20000}), capped(index_t{20001})}) {
     CAPTURE(cols);
     const std::vector<T> h = extreme_rows16<T>(rows, cols);
     device_buffer<T> in(h.size());

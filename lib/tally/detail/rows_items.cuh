@@ -67,9 +67,14 @@ TALLY_DEVICE auto item_weights(const Xform& xform, index_t item) {
 // given its weights w (item_weights); the second form loads them itself.
 template <class Acc, class T, int V, class W, class Xform, class Op, class S>
 TALLY_DEVICE S fold_item(S acc, const row_item<T, V>& a, const W& w, index_t item, const Xform& xform, const Op& op) {
+  // 16-bit min / max fold an item's elements at once (op.cuh's extreme_run16).
+  if constexpr (std::is_same_v<Xform, plain_rows> && is_16bit_floating<T> && has_op_fold_run<Op, Acc, S, T, V>::value) {
+    return op.template fold_run<Acc>(acc, a.v);
+  } else {
 #pragma unroll
-  for (int e = 0; e < V; ++e) acc = op(acc, op.template lift<Acc>(xform.template apply<Acc>(a.v[e], w, e), item * V + e));
-  return acc;
+    for (int e = 0; e < V; ++e) acc = op(acc, op.template lift<Acc>(xform.template apply<Acc>(a.v[e], w, e), item * V + e));
+    return acc;
+  }
 }
 template <class Acc, class T, int V, class Xform, class Op, class S>
 TALLY_DEVICE S fold_item(S acc, const row_item<T, V>& a, index_t item, const Xform& xform, const Op& op) {

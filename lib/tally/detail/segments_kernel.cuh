@@ -468,8 +468,18 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           for (int q = 0; q < Items; ++q)
             if (holds(q, m_q)) acc = op(acc, op.template lift<Acc>(v[q], j + at(q) - begin));
         };
-        if (whole) fold(Items);  // without an end, m == avail
-        else fold(below(m));
+        if (whole) {  // without an end, m == avail
+          if constexpr (is_16bit_floating<E> && has_op_fold_run<typename K::op, Acc, S, E, Items>::value) {
+            // 16-bit min / max fold the tile's elements at once (op.cuh's extreme_run16); thread 0's
+            // first element, before the tile where it starts off a word boundary, as the identity.
+            if (!holds(0, Items)) v[0] = op.template identity<Acc>();
+            acc = op.template fold_run<Acc>(acc, v);
+          } else {
+            fold(Items);
+          }
+        } else {
+          fold(below(m));
+        }
         kept = 0;  // nothing staged
         if (next_d < d1) fetch(i, j + m, next_d);
         if constexpr (runs) {
