@@ -246,6 +246,19 @@ TALLY_DEVICE T extreme_run16(const T (&v)[E]) {
   return from_bits16<T>(Max ? bits16(r) & (sign | 0x7fffu) : bits16(r) | (sign & 0x8000u));
 }
 
+// acc combined with the run v[0, E) by minimum (Max = false) or maximum: on the device at once
+// (extreme_run16), elsewhere element by element.
+template <bool Max, class T, int E>
+TALLY_HD T fold_extreme_run(T acc, const T (&v)[E]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const T r = extreme_run16<Max>(v);
+  return Max ? maximum(acc, r) : minimum(acc, r);
+#else
+  for (int e = 0; e < E; ++e) acc = Max ? maximum(acc, v[e]) : minimum(acc, v[e]);
+  return acc;
+#endif
+}
+
 // Whether op.fold_run<Acc>(acc, v) folds a run of E elements of T into a state S at once (16-bit min /
 // max; op::sum into binned states): the kernels that hold such runs ask.
 template <class Op, class Acc, class S, class T, int E, class = void>
@@ -414,7 +427,8 @@ struct sum : detail::value_state {
 };
 
 // min / max: CUB's `<` comparison, plus the NaN and signed-zero rules at the top of this file (for
-// floating types; one or two more predicates per element, next to a memory-bound load).
+// floating types: min.NaN / max.NaN where PTX has them, float, half and bf16 on sm_80 and later; a
+// compare-and-select elsewhere).
 struct min : detail::value_state {
   static constexpr const char* name = "min";
   template <class Acc> TALLY_HD Acc identity() const { return detail::limits<Acc>::highest(); }
@@ -423,16 +437,11 @@ struct min : detail::value_state {
     return detail::minimum(a, b);
   }
   // A run of 16-bit elements folded at once (load::vector's chunks, the segments kernel's whole
-  // tiles, the row kernels' items): detail::extreme_run16, then one minimum with acc.
+  // tiles, the row kernels' items).
   template <class Acc, class S, class T, int E>
   TALLY_HD auto fold_run(S acc, const T (&v)[E]) const
       -> std::enable_if_t<std::is_same_v<S, T> && detail::is_16bit_floating<T> && E % 2 == 0, S> {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return detail::minimum(acc, detail::extreme_run16<false>(v));
-#else
-    for (int e = 0; e < E; ++e) acc = detail::minimum(acc, v[e]);
-    return acc;
-#endif
+    return detail::fold_extreme_run<false>(acc, v);
   }
   template <class Out, class S>
   TALLY_HD Out finalize(const S& s) const { return detail::finalize_extreme<Out>(*this, s); }
@@ -448,12 +457,7 @@ struct max : detail::value_state {
   template <class Acc, class S, class T, int E>
   TALLY_HD auto fold_run(S acc, const T (&v)[E]) const
       -> std::enable_if_t<std::is_same_v<S, T> && detail::is_16bit_floating<T> && E % 2 == 0, S> {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return detail::maximum(acc, detail::extreme_run16<true>(v));
-#else
-    for (int e = 0; e < E; ++e) acc = detail::maximum(acc, v[e]);
-    return acc;
-#endif
+    return detail::fold_extreme_run<true>(acc, v);
   }
   template <class Out, class S>
   TALLY_HD Out finalize(const S& s) const { return detail::finalize_extreme<Out>(*this, s); }
