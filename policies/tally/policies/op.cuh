@@ -192,15 +192,16 @@ TALLY_HD V nan_max(const V& a, const V& b) {
 // +0)'s choice of zero unstated. A zero minimum means neither operand is negative, so it is -0
 // exactly when either operand is (for max: +0 unless both are -0). Elsewhere replaces_min /
 // replaces_max already order the zeros.
-// 16-bit types set the sign without a compare: a minimum's sign is the operands' sign bits ORed
-// (negative if either is), a maximum's them ANDed, whatever the result (a NaN's sign included: the
-// NaN stays a NaN, and its bits depend on the operands' signs alone, not on the order).
+// The sign is set without a compare: a minimum's sign is the operands' sign bits ORed (negative if
+// either is), a maximum's them ANDed, whatever the result (a nonzero result has that sign already;
+// a NaN stays a NaN, and its bits depend on the operands' signs alone, not on the order). Float's
+// rows read 3 - 19 % faster than with a compare for the zero (docs/performance.md).
 template <class V>
 TALLY_HD V minimum(const V& a, const V& b) {
   const V r = nan_min(a, b);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (std::is_same_v<V, float>)
-    return r == 0.0f ? __uint_as_float((__float_as_uint(a) | __float_as_uint(b)) & 0x80000000u) : r;
+    return __uint_as_float(__float_as_uint(r) | ((__float_as_uint(a) | __float_as_uint(b)) & 0x80000000u));
   else if constexpr (is_16bit_floating<V>)
     return from_bits16<V>(bits16(r) | ((bits16(a) | bits16(b)) & 0x8000u));
 #endif
@@ -211,7 +212,7 @@ TALLY_HD V maximum(const V& a, const V& b) {
   const V r = nan_max(a, b);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (std::is_same_v<V, float>)
-    return r == 0.0f ? __uint_as_float(__float_as_uint(a) & __float_as_uint(b) & 0x80000000u) : r;
+    return __uint_as_float(__float_as_uint(r) & ((__float_as_uint(a) & __float_as_uint(b)) | 0x7fffffffu));
   else if constexpr (is_16bit_floating<V>)
     return from_bits16<V>(bits16(r) & ((bits16(a) & bits16(b)) | 0x7fffu));
 #endif
