@@ -99,12 +99,23 @@ constexpr void plan_groups(rows_plan& p, int lanes, int threads, int rows_in_fli
   p.blocks = grid_of(p.m / tile_rows + (p.m % tile_rows != 0));
 }
 
+// A double (8-byte) matvec of whole rows reads one row a block in its own kernel
+// (detail/rows_stream_kernel.cuh), A with the evict-first hint, all four loads of A of a round in
+// flight before its products: H200, at its row sum's speed (docs/performance.md, "Double matvec:
+// whole rows streamed"). The kernel counts a row's items in 32 bits and gives each row a block.
+template <class T>
+constexpr bool streams_whole_rows(const rows_plan& p) {
+  return p.dot && p.splits == 1 && sizeof(T) == 8 && p.items > 0 && p.items < (index_t{1} << 30) &&
+         p.m <= grid::max_blocks;
+}
+
 // Split matvec rows read x's spans from L2, each by every row's block. Where x fits a quarter of L2,
 // A read with the evict-first hint leaves x there: H100, 64 x 2^20 +2 - 3 % in every type. With x
-// larger than L2 (3 x 2^24) float and double lost 8 - 9 %, and blocks of whole rows lost up to 6 %
-// in float and half (docs/performance.md). Two rows a block only: the kernel measured.
+// larger than L2 (3 x 2^24) float and double lost 8 - 9 % (docs/performance.md). Two rows a block
+// only: the kernel measured. And double's whole rows (above).
 template <class T>
 constexpr bool stream_a(const rows_plan& p, const rows_device& d) {
+  if (streams_whole_rows<T>(p)) return true;
   return p.dot && p.splits > 1 && p.rows_in_flight == 2 && d.l2_bytes > 0 &&
          p.n * static_cast<index_t>(sizeof(T)) <= d.l2_bytes / 4;
 }

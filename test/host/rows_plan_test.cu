@@ -75,14 +75,18 @@ TEST_CASE("rows plan: matvec reads two rows at once where x's items would be rea
   CHECK(dot_plan<__half>(64 * k, 1000).rows_in_flight == 4);         // 125 items: four rows a warp, as sums
   CHECK(dot_plan<float>(64 * k, 1000).rows_in_flight == 1);          // 4-byte elements: one row
   CHECK(dot_plan<double>(64 * k, 1000).rows_in_flight == 1);
-  // A block a row: one row at once while x fits 64 KB, two beyond.
+  // A block a row: one row at once while x fits 64 KB, two beyond; double's whole rows one at a time.
   CHECK(dot_plan<float>(16 * k, 4 * k).strategy() == "block_per_row");
   CHECK(dot_plan<float>(4 * k, 16 * k).strategy() == "block_per_row");
+  CHECK(dot_plan<float>(4 * k, 32 * k).rows_in_flight == 2);  // x of 128 KB
+  CHECK(dot_plan<float>(4 * k, 32 * k).blocks == 2 * k);
   CHECK(dot_plan<float>(4 * k, 16 * k).rows_in_flight == 1);  // x of 64 KB
-  CHECK(dot_plan<double>(4 * k, 16 * k).rows_in_flight == 2);  // 128 KB
-  CHECK(dot_plan<double>(4 * k, 16 * k).blocks == 2 * k);
+  CHECK(dot_plan<double>(4 * k, 16 * k).strategy() == "block_per_row");
+  CHECK(dot_plan<double>(4 * k, 16 * k).rows_in_flight == 1);  // 128 KB, but double
+  CHECK(dot_plan<double>(4 * k, 16 * k).blocks == 4 * k);
   CHECK(plan<rows::by_shape, double>(4 * k, 16 * k).rows_in_flight == 1);  // row sums: one
-  CHECK(dot_plan<double, rows::block_per_row<>>(4 * k, 16 * k).rows_in_flight == 2);
+  CHECK(dot_plan<double, rows::block_per_row<>>(4 * k, 16 * k).rows_in_flight == 1);
+  CHECK(dot_plan<float, rows::block_per_row<>>(4 * k, 32 * k).rows_in_flight == 2);
   // Split rows: a block a span of two rows, the spans from the pairs of rows.
   const rows_plan few = dot_plan<float>(64, k * k);
   CHECK(few.strategy() == "blocks_per_row<33>");  // 1056 span blocks / 32 pairs
@@ -116,11 +120,34 @@ TEST_CASE("rows plan: split matvec rows read A with the evict-first hint where x
   CHECK(!on_h100(double{}, 64, 12800 * k / 8 + 2).stream_a);  // just past it
   CHECK(!on_h100(float{}, 3, 16 * k * k).stream_a);   // 64 MB
   CHECK(!on_h100(__half{}, 3, 16 * k * k).stream_a);  // 32 MB
-  CHECK(!on_h100(double{}, 4 * k, 16 * k).stream_a);  // a block a pair of whole rows
+  CHECK(!on_h100(float{}, 4 * k, 32 * k).stream_a);  // a block a pair of whole rows
+  CHECK(!on_h100(float{}, 16 * k, 4 * k).stream_a);  // a block a whole row
+  CHECK(!on_h100(__half{}, 4 * k, 16 * k).stream_a);
   CHECK(!on_h100(__half{}, 64, 16 * k).stream_a);     // one row a span block
   CHECK(!on_h100(float{}, 64, k * k, false).stream_a);  // row sums
   CHECK(plan_rows<rows::blocks_per_row<>, float>(64, k * k, k * k, true, h100, true).stream_a);
   CHECK(!dot_plan<float>(64, k * k).stream_a);  // L2's size unknown
+}
+
+TEST_CASE("rows plan: a double matvec of whole rows reads them one a block with the evict-first hint") {
+  constexpr rows_device h100{132, 64, 8, 50 * k * k};
+  for (const auto& d : {h100, rows_device{}}) {
+    const auto on = [&](index_t m, index_t n, bool dot = true) { return plan_rows<rows::by_shape, double>(m, n, n, true, d, dot); };
+    for (const rows_plan& p : {on(16 * k, 4 * k), on(4 * k, 16 * k), on(4 * k, 4 * k), on(16 * k, 4 * k + 3)}) {
+      CHECK(p.strategy() == "block_per_row");
+      CHECK(p.stream_a);
+      CHECK(p.rows_in_flight == 1);
+      CHECK(p.blocks == p.m);
+    }
+    CHECK(!on(16 * k, 4 * k, false).stream_a);  // row sums read A with the hint in the kernel, plan or not
+    CHECK(plan_rows<rows::block_per_row<>, double>(4 * k, 16 * k, 16 * k, true, d, true).stream_a);
+    CHECK(!plan_rows<rows::block_per_row<>, float>(4 * k, 16 * k, 16 * k, true, d, true).stream_a);
+  }
+  // Split rows keep their rule: two rows a block, the hint only where x fits a quarter of L2.
+  const rows_plan three = plan_rows<rows::by_shape, double>(3, 16 * k * k, 16 * k * k, true, h100, true);
+  CHECK(three.splits > 1);
+  CHECK(three.rows_in_flight == 2);
+  CHECK(!three.stream_a);  // x of 128 MB
 }
 
 TEST_CASE("rows plan: short rows get one lane up to 4 items, then one per 16-byte item, two past 16 items") {

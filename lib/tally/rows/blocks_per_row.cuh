@@ -5,13 +5,15 @@
 //                                         blocks / M, 2, items) spans; each block writes a partial, and
 //                                         the last block of a row to finish combines the row's
 //                                         partials in a fixed order (deterministic)
-// A matvec's block reads two rows at once where x is longer than 64 KB (rows_at_once).
+// A matvec's block reads two rows at once where x is longer than 64 KB (rows_at_once); a double
+// matvec's whole rows take their own kernel, one a block (detail/rows_stream_kernel.cuh).
 #pragma once
 #include <atomic>
 #include <type_traits>
 
 #include <tally/detail/device_cache.hpp>
 #include <tally/detail/rows_span_kernel.cuh>
+#include <tally/detail/rows_stream_kernel.cuh>
 #include <tally/policies/block.cuh>
 #include <tally/policies/smem.cuh>
 #include <tally/rows/strategy.cuh>
@@ -52,6 +54,11 @@ struct span_launch {
       };
       if constexpr (is_dot<K>) {
         if (p.rows_in_flight == 2) return p.stream_a ? queue(kernel<K, V, 2, true>()) : queue(kernel<K, V, 2>());
+        if constexpr (sizeof(typename K::input) == 8) {
+          if (tally::detail::streams_whole_rows<typename K::input>(p))
+            return call.queue(&tally::detail::stream_rows_kernel<K, Block, Smem, Threads, tally::detail::rows_unroll, V>, p,
+                              dynamic_smem<K>);
+        }
       }
       queue(kernel<K, V>());
     });
@@ -60,10 +67,19 @@ struct span_launch {
   // Rows a block reads at once: two for a matvec whose x is longer than L1 keeps for an SM's blocks
   // (64 KB: each x item then serves both rows, where every row would read it again from L2), else
   // one. H100: float 64 x 2^20 0.99 -> 1.02 of the best baseline, double 4096 x 16384 0.95 -> 0.97;
-  // x of 64 KB and less lost 3 - 5 % (docs/performance.md).
+  // x of 64 KB and less lost 3 - 5 % (docs/performance.md). plan_spans_of settles double's whole rows.
   template <class T>
   static constexpr int rows_at_once(const rows_plan& p) {
     return p.dot && p.m >= 2 && p.n * static_cast<index_t>(sizeof(T)) > 64 * 1024 ? 2 : 1;
+  }
+
+  // The span plan for s splits of `rows` rows a block, but one row a block where a double matvec
+  // reads whole rows with the evict-first hint (rows_plan.cuh's streams_whole_rows), and the hint.
+  template <class T>
+  static constexpr void plan_spans_of(rows_plan& p, const rows_device& d, index_t s, int rows) {
+    tally::detail::plan_spans(p, Threads, s, rows);
+    if (rows > 1 && tally::detail::streams_whole_rows<T>(p)) tally::detail::plan_spans(p, Threads, 1, 1);
+    p.stream_a = tally::detail::stream_a<T>(p, d);
   }
 };
 
@@ -73,9 +89,9 @@ template <int Threads = 256, class Block = block::warp_shuffle, class Smem = sme
 struct block_per_row : detail::span_launch<Threads, Block, Smem> {
   static constexpr const char* name = "block_per_row";
   template <class T>
-  static constexpr void plan(rows_plan& p, const rows_device&) {
+  static constexpr void plan(rows_plan& p, const rows_device& d) {
     p.strategy_name = name;
-    tally::detail::plan_spans(p, Threads, 1, block_per_row::template rows_at_once<T>(p));
+    block_per_row::template plan_spans_of<T>(p, d, 1, block_per_row::template rows_at_once<T>(p));
   }
 };
 
@@ -114,10 +130,9 @@ struct blocks_per_row : detail::span_launch<Threads, Block, Smem> {
   // its matvec reads A with the evict-first hint (rows_plan.cuh's stream_a).
   template <class T>
   static constexpr void plan_splits(rows_plan& p, const rows_device& d, index_t s, int rows = 1) {
-    tally::detail::plan_spans(p, Threads, s, rows);
+    spans::template plan_spans_of<T>(p, d, s, rows);
     p.strategy_name = p.splits > 1 ? name : block_per_row<Threads, Block, Smem>::name;
     p.strategy_param = p.splits > 1 ? p.splits : 0;
-    p.stream_a = tally::detail::stream_a<T>(p, d);
   }
 
  private:

@@ -23,7 +23,8 @@
 //                            wave of equal spans, each at least 1024 items = 16 KB), else block_per_row;
 //                            a matvec with x beyond 64 KB reads two rows a block (M' = M / 2 rounded
 //                            up; else M' = M), and C counts its kernel's blocks
-//                            (blocks_per_row.cuh: rows_at_once)
+//                            (blocks_per_row.cuh: rows_at_once); but a double matvec of whole rows
+//                            reads one a block, streamed (rows_plan.cuh: streams_whole_rows)
 // docs/performance.md has the measurements behind each threshold.
 #pragma once
 #include <tally/rows/blocks_per_row.cuh>

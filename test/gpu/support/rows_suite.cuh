@@ -47,7 +47,8 @@ void check_rows_on_type() {
     check_op_on_all_strategies<op::max>(a, truth);
     check_op_on_all_strategies<op::arg_max>(a, truth);
     check_rows<default_rows_policy<T, op::arg_min>, op::arg_min>(a, truth, a.n() > 0 ? cub_rows<op::arg_min, T>(a) : std::vector<arg<T>>{});
-    for_each_type(type_list<default_rows_policy<T>, rows::warp_per_row, rows::blocks_per_row<>>{}, [&](auto p) {
+    // block_per_row<>: the default's kernels of whole rows (double's streamed: rows_stream_kernel.cuh).
+    for_each_type(type_list<default_rows_policy<T>, rows::warp_per_row, rows::block_per_row<>, rows::blocks_per_row<>>{}, [&](auto p) {
       check_rows<typename decltype(p)::type, op::sum>(a, truth, std::vector<int>{}, rows_job::dot, x.data());
     });
   }
