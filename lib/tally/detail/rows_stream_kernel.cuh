@@ -1,5 +1,5 @@
 // stream_rows_kernel: a double matvec's whole rows, one row a block, A read with the evict-first hint
-// (rows_plan.cuh's streams_whole_rows: rows of 1 to 2^31 - 1 items, a block each).
+// (rows_plan.cuh's streams_whole_rows: rows of 1 to 2^30 - 1 items, a block each).
 //
 // Block b reduces row b: thread t folds the row's items t, t + Threads, ..., Unroll at a time, each
 // times x's item, then the elements after the last whole item, and the block policy combines the
@@ -9,7 +9,8 @@
 // matvec: whole rows streamed"): the span kernel's loop with the hint issued A0 x0 A1 x1 before the
 // first product and read slower than with A plain; guarded loads made it move each loaded item to a
 // second register at once, waiting for the load; 64-bit indices and a loop over rows cost the
-// registers that 6 blocks an SM leave. This form reads at the driver kernel's speed (H200).
+// registers that 6 blocks an SM leave. This form reads within 1.3 % of the driver kernel's speed
+// (H200), its round's loads of A and x interleaved.
 //
 // Barriers: one block reduction, no loop. Launch: as in rows_group_kernel.cuh.
 #pragma once
