@@ -17,8 +17,10 @@ namespace {
 using namespace tally;
 using namespace tally::test::repro;  // with the test data names (support/reproducible.cuh)
 
-TEST_CASE("reproducible: each row of reduce_rows and each segment of reduce_segments has the bits of its own reduce") {
-  using T = float;
+// float, and __half: 16-bit rows fold an item's elements through op::sum's binned fold_run, and 16-bit
+// segment tiles hold pairs (18 items a thread).
+template <class T>
+void check_rows_and_segments() {
   const std::uint64_t seed = tally::test::next_seed();
   const bool small = tally::test::max_test_size() < (1 << 21);  // TALLY_TEST_MAX_N: the sanitizer runs
   for (index_t cols : {index_t{1}, index_t{7}, index_t{100}, index_t{4099}, index_t{70000}}) {
@@ -48,7 +50,7 @@ TEST_CASE("reproducible: each row of reduce_rows and each segment of reduce_segm
   device_array<std::int64_t> d_off(offsets.size());
   upload(d_off.p, offsets);
   device_array<value_t<T>> out(static_cast<std::size_t>(segments));
-  reduce_segments<segments_policy<256, 17, R>>(d.p, d_off.p, segments, out.p, op::sum{}, 0);
+  reduce_segments<segments_policy<256, sizeof(T) == 2 ? 18 : 17, R>>(d.p, d_off.p, segments, out.p, op::sum{}, 0);
   std::vector<value_t<T>> got(static_cast<std::size_t>(segments));
   TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.p, got.size() * sizeof(value_t<T>), cudaMemcpyDeviceToHost));
   int bad = 0;
@@ -57,5 +59,11 @@ TEST_CASE("reproducible: each row of reduce_rows and each segment of reduce_segm
   INFO(segments << " segments");
   CHECK(bad == 0);
 }
+
+TEST_CASE("reproducible: each row of reduce_rows and each segment of reduce_segments has the bits of its own reduce") {
+  check_rows_and_segments<float>();
+}
+
+TEST_CASE("reproducible: the same for __half rows and segments") { check_rows_and_segments<__half>(); }
 
 }  // namespace

@@ -469,9 +469,10 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
             if (holds(q, m_q)) acc = op(acc, op.template lift<Acc>(v[q], j + at(q) - begin));
         };
         if (whole) {  // without an end, m == avail
-          if constexpr (is_16bit_floating<E> && has_op_fold_run<typename K::op, Acc, S, E, Items>::value) {
+          if constexpr (is_16bit_floating<E> && std::is_same_v<S, E> && has_op_fold_run<typename K::op, Acc, S, E, Items>::value) {
             // 16-bit min / max fold the tile's elements at once (op.cuh's extreme_run16); thread 0's
             // first element, before the tile where it starts off a word boundary, as the identity.
+            // (A state of the elements' own type: op::sum's binned fold_run stays out.)
             if (!holds(0, Items)) v[0] = op.template identity<Acc>();
             acc = op.template fold_run<Acc>(acc, v);
           } else {
