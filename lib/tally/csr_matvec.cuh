@@ -6,7 +6,8 @@
 //   tally::csr_matvec(d_values, d_cols, d_row_offsets, rows, d_x, d_y, stream);     // default policy
 //   tally::segments_reducer<P, double> r;  r.dot(d_values, d_cols, d_row_offsets, rows, d_x, d_y, stream);
 //
-// row_offsets and cols may be 32- or 64-bit. The unchecked precondition of reduce_segments holds for
+// Products accumulate in the policy's accumulator, native or wide (kahan and reproducible are refused
+// at compile time). row_offsets and cols may be 32- or 64-bit. The unchecked precondition of reduce_segments holds for
 // row_offsets, and every column index must be a valid index of x. An empty row gives y[r] = 0.
 #pragma once
 #include <tally/reduce_segments.cuh>

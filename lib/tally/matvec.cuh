@@ -8,6 +8,7 @@
 //   tally::rows_reducer<P, float> r;  r.dot(d_A, M, N, ld, d_x, d_y, stream);  // owned workspace
 //
 // float accumulates in float by default (as cublasSgemv does); accum::wide accumulates in double.
+// accum::kahan and accum::reproducible are refused at compile time: they sum elements, not products.
 // The plan reads 16-byte items when A, x and every row start are 16-byte aligned. Errors as
 // reduce_rows, plus a null x with M, N > 0 and a misaligned x. N == 0 gives y = 0.
 #pragma once

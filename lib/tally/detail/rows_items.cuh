@@ -11,6 +11,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include <tally/policies/accum.cuh>
 #include <tally/policies/config.cuh>
 #include <tally/policies/op.cuh>
 
@@ -35,7 +36,10 @@ struct dot_rows {
   template <class Item>
   TALLY_DEVICE Item weights(index_t item) const { return reinterpret_cast<const Item*>(x)[item]; }
   template <class Acc, class W>
-  TALLY_DEVICE Acc apply(const T& a, const W& w, int e) const { return widen<Acc>(a) * widen<Acc>(w.v[e]); }
+  TALLY_DEVICE Acc apply(const T& a, const W& w, int e) const {
+    static_assert(accum::is_plain<Acc>, "tally::matvec / csr_matvec: products accumulate in accum::native or accum::wide (accum::kahan and accum::reproducible sum elements, not products)");
+    return widen<Acc>(a) * widen<Acc>(w.v[e]);
+  }
 };
 
 // An item of a row read once, with the evict-first hint (ld.global.cs): row sums of the span kernels

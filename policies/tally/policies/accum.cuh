@@ -69,6 +69,11 @@ template <class F, int K> struct value_of<binned<F, K>> { using type = F; };
 template <class Acc>
 using value_t = typename detail::value_of<Acc>::type;
 
+// Whether Acc is a plain value (native and wide accumulators, not kahan's or reproducible's states):
+// matvec and csr_matvec form their products in it.
+template <class Acc>
+inline constexpr bool is_plain = std::is_same_v<value_t<Acc>, Acc>;
+
 struct native {
   template <class T> using type = T;
   static constexpr const char* name = "native";
