@@ -15,6 +15,7 @@ Usage: python3 bench/check_segment_targets.py bench/results/NVIDIA_H200_segments
            bench/results/NVIDIA_H200_rows.json
 Exit status 0 when every target holds, 1 otherwise. Either file may be given alone (its targets only).
 """
+import json
 import sys
 
 import bench_json
@@ -23,8 +24,7 @@ UNITS_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 
 def time_unit(path):
-    import json
-
+    """The unit of real_time (bench_json keeps the numbers only)."""
     with open(path) as f:
         benchmarks = json.load(f).get("benchmarks", [])
     return benchmarks[0].get("time_unit", "ns") if benchmarks else "ns"
@@ -40,8 +40,7 @@ class Report:
         print(f"  {'ok  ' if ok else 'MISS'}  {label:58} {value:9.3f} {op} {bound}{('  ' + note) if note else ''}")
 
 
-def segments_targets(path, report):
-    context, medians = bench_json.load(path)
+def segments_targets(path, context, medians, report):
     l2 = float(context.get("l2_bytes", 0))
     to_us = UNITS_TO_US[time_unit(path)]
     rows = bench_json.rows(medians, "segments")
@@ -67,8 +66,7 @@ def segments_targets(path, report):
         print(f"  {'met ' if value >= 1.2 else 'not '}  stretch {name + ': vs_cusparse':50} {value:9.3f} >= 1.2")
 
 
-def rows_targets(path, report):
-    context, medians = bench_json.load(path)
+def rows_targets(path, context, medians, report):
     rows = bench_json.rows(medians, "rows")
     print(f"Rows ({context.get('gpu_name', '?')}, {path})")
     for key, f in rows.items():
@@ -86,11 +84,12 @@ def main(argv):
         return 2
     report = Report()
     for path in argv[1:]:
-        program = next(iter(bench_json.load(path)[1]), "").split("/")[0]
+        context, medians = bench_json.load(path)
+        program = next(iter(medians), "").split("/")[0]
         if program == "segments":
-            segments_targets(path, report)
+            segments_targets(path, context, medians, report)
         elif program == "rows":
-            rows_targets(path, report)
+            rows_targets(path, context, medians, report)
         else:
             print(f"check_segment_targets: {path}: neither a segments nor a rows run")
             return 2
