@@ -4,13 +4,11 @@
 // Block b reduces row b: thread t folds the row's items t, t + Threads, ..., Unroll at a time, each
 // times x's item, then the elements after the last whole item, and the block policy combines the
 // Threads states; thread 0 writes the row's result. Each round's loads of A go out at the end of the
-// round before, and a load past the row's last item reads that item again (its product is skipped),
-// so that no load is guarded. What ptxas made of the alternatives (docs/performance.md, "Double
-// matvec: whole rows streamed"): the span kernel's loop with the hint issued A0 x0 A1 x1 before the
-// first product and read slower than with A plain; guarded loads made it move each loaded item to a
-// second register at once, waiting for the load; 64-bit indices and a loop over rows cost the
-// registers that 6 blocks an SM leave. This form reads within 1.3 % of the driver kernel's speed
-// (H200), its round's loads of A and x interleaved.
+// round before, guarded item by item (the last round may be partial), and its four loads of A then
+// precede x's and the products in the SASS, at 40 registers. Items of doubles load as double2
+// (rows_items.cuh's load_evict_first): loaded as words, each guarded item was moved to its register
+// pair at once, waiting for the load. What ptxas made of the other forms: docs/performance.md,
+// "Double matvec: whole rows streamed".
 //
 // Barriers: one block reduction, no loop. Launch: as in rows_group_kernel.cuh.
 #pragma once
@@ -21,10 +19,10 @@
 
 namespace tally::detail {
 
-// K: the call's types (rows_call.cuh). 5 blocks of 256 an SM (48 registers; at 6 ptxas interleaved
-// x's loads with A's again).
+// K: the call's types (rows_call.cuh). 6 blocks of 256 an SM (40 registers), as the driver kernel that
+// read at the row sum's speed.
 template <class K, class Block, class Smem, int Threads, int Unroll, int V>
-__global__ void __launch_bounds__(Threads, 1280 / Threads)
+__global__ void __launch_bounds__(Threads, 1536 / Threads)
     stream_rows_kernel(const typename K::args p, const typename K::op op) {
   if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
   using T = typename K::input;
@@ -44,7 +42,7 @@ __global__ void __launch_bounds__(Threads, 1280 / Threads)
   int i = tid;
 #pragma unroll
   for (int q = 0; q < Unroll; ++q)
-    v[q] = load_evict_first(items + min(i + q * Threads, count - 1));
+    if (i + q * Threads < count) v[q] = load_evict_first(items + i + q * Threads);
   while (true) {
 #pragma unroll
     for (int q = 0; q < Unroll; ++q)
@@ -53,7 +51,7 @@ __global__ void __launch_bounds__(Threads, 1280 / Threads)
     if (i >= count) break;
 #pragma unroll
     for (int q = 0; q < Unroll; ++q)
-      v[q] = load_evict_first(items + min(i + q * Threads, count - 1));
+      if (i + q * Threads < count) v[q] = load_evict_first(items + i + q * Threads);
   }
   for (index_t col = p.tail_begin + tid; col < p.n; col += Threads)
     acc = fold_item<Acc>(acc, reinterpret_cast<const scalar_t*>(row)[col], col, p.xform, op);
