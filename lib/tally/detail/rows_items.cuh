@@ -11,6 +11,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include <tally/detail/load_evict_first.cuh>
 #include <tally/policies/accum.cuh>
 #include <tally/policies/config.cuh>
 #include <tally/policies/op.cuh>
@@ -42,30 +43,12 @@ struct dot_rows {
   }
 };
 
-// An item of a row read once, with the evict-first hint (ld.global.cs): row sums of the span kernels
-// read 0.5 - 6 % faster on an H200 with it; matvecs, whose x is read by every row, gained on some
-// shapes and lost up to 13 % on others, so they load plainly but for split rows whose x fits a
-// quarter of L2 (rows_plan.cuh's stream_a; docs/performance.md).
+// An item of a row is read once, with the evict-first hint (load_evict_first.cuh): row sums of the
+// span kernels read 0.5 - 6 % faster on an H200 with it; matvecs, whose x is read by every row,
+// gained on some shapes and lost up to 13 % on others, so they load plainly but for split rows whose
+// x fits a quarter of L2 (rows_plan.cuh's stream_a; docs/performance.md).
 template <class T>
-constexpr bool pairs_of_8_bytes = false;  // a row_item of two 8-byte elements
-template <class T>
-constexpr bool pairs_of_8_bytes<row_item<T, 2>> = sizeof(T) == 8;
-
-template <class Item>
-TALLY_DEVICE Item load_evict_first(const Item* p) {
-  // One load of the item's width (16-byte items stay one LDG.128). Two 8-byte elements load as
-  // double2: as uint4, a guarded load's words were moved into the elements' register pairs at once,
-  // waiting for the load (docs/performance.md, "Double matvec: whole rows streamed").
-  using word = std::conditional_t<pairs_of_8_bytes<Item>, double2,
-               std::conditional_t<sizeof(Item) == 16, uint4,
-                                  std::conditional_t<sizeof(Item) == 8, uint2,
-                                                     std::conditional_t<sizeof(Item) == 4, unsigned, unsigned short>>>>;
-  static_assert(sizeof(word) == sizeof(Item), "load_evict_first: items of 2, 4, 8 or 16 bytes");
-  const word u = __ldcs(reinterpret_cast<const word*>(p));
-  Item r;
-  memcpy(&r, &u, sizeof(Item));
-  return r;
-}
+constexpr bool pairs_of_8_bytes<row_item<T, 2>> = sizeof(T) == 8;  // a row_item of two 8-byte elements
 
 // The transform's weights for item number `item` of every row (matvec: x's item; nothing for plain
 // rows). Kernels load them with the rows' items, so that both are in flight together and rows that

@@ -262,9 +262,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       if (whole) {
         // Every pair whole but thread 0's first where shift is 1, which loads its one element (the
         // pair's other half lies before the tile, maybe before the input).
-        next[0] = t == 0 && next_shift != 0 ? halves[0] : pairs[0];
+        next[0] = t == 0 && next_shift != 0 ? load_evict_first(halves) : load_evict_first(pairs);
 #pragma unroll
-        for (int r = 1; r < Items / 2; ++r) next[r] = pairs[r * Threads];
+        for (int r = 1; r < Items / 2; ++r) next[r] = load_evict_first(pairs + r * Threads);
       } else {
 #pragma unroll
         for (int r = 0; r < Items / 2; ++r) {
@@ -273,9 +273,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           // start reads it there, pair_half).
           const int x = 2 * (t + r * Threads) - next_shift;
           unsigned word = 0;
-          if (x >= 0 && x + 1 < favail) word = pairs[r * Threads];
-          else if (x < 0) word = favail > 0 ? halves[0] : 0;
-          else if (x < favail) word = halves[x];
+          if (x >= 0 && x + 1 < favail) word = load_evict_first(pairs + r * Threads);
+          else if (x < 0) word = favail > 0 ? load_evict_first(halves) : 0;
+          else if (x < favail) word = load_evict_first(halves + x);
           next[r] = word;
         }
       }

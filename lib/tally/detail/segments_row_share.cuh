@@ -120,9 +120,16 @@ TALLY_DEVICE void stage_chunk(const E* src, int count, unsigned char* buf, std::
       const auto bytes = static_cast<std::uint32_t>(e16 > a16 ? e16 - a16 : 0);
       cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared,
                                            barrier, bytes);
-      if (bytes > 0)
-        cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst + head, src + head, bytes,
-                                 barrier);
+      if (bytes > 0) {
+        // Read once: the copy's lines leave L2 first (evict_first), as the tiles' loads do.
+        std::uint64_t policy;
+        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
+                static_cast<unsigned>(__cvta_generic_to_shared(dst + head))),
+            "l"(src + head), "r"(bytes), "r"(static_cast<unsigned>(__cvta_generic_to_shared(barrier))), "l"(policy)
+            : "memory");
+      }
     }
   }
   const int t = static_cast<int>(threadIdx.x);
