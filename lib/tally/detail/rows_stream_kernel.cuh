@@ -6,7 +6,7 @@
 // Threads states; thread 0 writes the row's result. Each round's loads of A go out at the end of the
 // round before, guarded item by item (the last round may be partial), and its four loads of A then
 // precede x's and the products in the SASS, at 40 registers. Items of doubles load as double2
-// (rows_items.cuh's load_evict_first): loaded as words, each guarded item was moved to its register
+// (load_evict_first.cuh): loaded as words, each guarded item was moved to its register
 // pair at once, waiting for the load. What ptxas made of the other forms: docs/performance.md,
 // "Double matvec: whole rows streamed".
 //
