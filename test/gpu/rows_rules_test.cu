@@ -8,6 +8,7 @@
 #include "../common/argument_error.hpp"
 #include "support/graph.cuh"
 #include "support/rows.cuh"
+#include "support/user_elements.cuh"
 
 using namespace tally;
 using namespace tally::test;
@@ -233,4 +234,24 @@ TEST_CASE("rows: one reducer across shapes whose tickets land on an earlier call
       REQUIRE(std::fabs(gotm[i] - static_cast<double>(many_truth[i].sum)) <= 1e-9 * many_truth[i].abs_sum);
   }
   CHECK(overlapping > 0);  // the case the test is for happened on this device
+}
+
+TEST_CASE("rows of a user's struct aligned below its size (two floats off an 8-byte boundary)") {
+  const auto o = two_floats_sum();
+  for (const rows_shape s : {rows_shape{300, 1000, 1003, 0}, rows_shape{3, 100003, 100003, 0}, rows_shape{5000, 7, 9, 0}}) {
+    const misaligned_two_floats d(s.m * s.ld, next_seed());
+    device_buffer<float> out(static_cast<std::size_t>(s.m));
+    reduce_rows<default_rows_policy<two_floats, decltype(o)>>(d.data(), s.m, s.n, s.ld, out.get(), o);
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    const std::vector<float> got = to_host(out);
+    index_t wrong = 0;
+    for (index_t r = 0; r < s.m; ++r) {
+      double want = 0;
+      for (index_t c = 0; c < s.n; ++c) want += d.element(r * s.ld + c);
+      wrong += static_cast<double>(got[static_cast<std::size_t>(r)]) != want;
+    }
+    CAPTURE(s.m);
+    CAPTURE(s.n);
+    CHECK(wrong == 0);
+  }
 }

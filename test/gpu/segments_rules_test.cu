@@ -15,6 +15,7 @@
 #include "../common/argument_error.hpp"
 #include "support/graph.cuh"
 #include "support/segments.cuh"
+#include "support/user_elements.cuh"
 
 using namespace tally;
 using namespace tally::test;
@@ -501,4 +502,25 @@ TEST_CASE("segments: the begin / end form's shares of long segments, folded by w
     CHECK(by_ranges.bytes() == again.bytes());
     CHECK(data.changed() == 0);
   }
+}
+
+TEST_CASE("segments of a user's struct aligned below its size (two floats off an 8-byte boundary)") {
+  const auto o = two_floats_sum();
+  const segment_layout l = mixed(3000);
+  const misaligned_two_floats d(l.end(), l.seed);
+  const auto offsets = upload<int>(l.offsets);
+  const index_t S = l.segments();
+  device_buffer<float> out(static_cast<std::size_t>(S));
+  reduce_segments<default_segments_policy<two_floats, decltype(o)>>(d.data(), offsets.get(), S, out.get(), o);
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> got(static_cast<std::size_t>(S));
+  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  index_t wrong = 0;
+  for (index_t s = 0; s < S; ++s) {
+    double want = 0;
+    for (index_t j = l.offsets[s]; j < l.offsets[s + 1]; ++j) want += d.element(j);
+    wrong += static_cast<double>(got[s]) != want;
+  }
+  CAPTURE(l.describe());
+  CHECK(wrong == 0);
 }

@@ -17,10 +17,12 @@ namespace tally::detail {
 template <class T>
 constexpr bool pairs_of_8_bytes = false;
 
-// One load of the value's width (a 16-byte value stays one LDG.128); values of other sizes load plainly.
+// One load of the value's width (a 16-byte value stays one LDG.128). Values of other sizes, or
+// aligned below their size (a user's struct of two floats), load plainly: a word load needs its
+// word's alignment.
 template <class T>
 TALLY_DEVICE T load_evict_first(const T* p) {
-  if constexpr (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) {
+  if constexpr ((sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) && alignof(T) >= sizeof(T)) {
     using word = std::conditional_t<pairs_of_8_bytes<T>, double2,
                  std::conditional_t<sizeof(T) == 16, uint4,
                                     std::conditional_t<sizeof(T) == 8, uint2,

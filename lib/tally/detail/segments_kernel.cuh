@@ -230,8 +230,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   // t's pair r holds tile positions V * (t + r * Threads) - shift and the next, shift being the tile
   // start's parity in the input (a 4-byte boundary), so that 16-bit tiles issue float's loads for
   // their bytes. A pair not whole in the tile (cut by its end, or thread 0's first where shift is 1)
-  // loads its one element. V = 1: every other element source and Items.
-  constexpr int V = !K::elements::gathered && !K::elements::gathers_x && sizeof(Raw) == 2 && Items % 2 == 0 ? 2 : 1;
+  // loads its one element. V = 1: every other element source and Items, and 2-byte elements aligned
+  // to 1 byte (a user's struct), whose pairs need not sit on a 4-byte boundary.
+  constexpr int V = !K::elements::gathered && !K::elements::gathers_x && sizeof(Raw) == 2 && alignof(Raw) == 2 && Items % 2 == 0 ? 2 : 1;
   // A pair stays one 4-byte word until its tile starts: taking its halves apart here would wait for
   // the load, a tile early (measured: 0.37 - 0.46 of the 2-byte loads on long half sums, H200).
   using Loaded = std::conditional_t<V == 2, unsigned, Raw>;
