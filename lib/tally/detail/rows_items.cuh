@@ -38,7 +38,7 @@ struct dot_rows {
   TALLY_DEVICE Item weights(index_t item) const { return reinterpret_cast<const Item*>(x)[item]; }
   template <class Acc, class W>
   TALLY_DEVICE Acc apply(const T& a, const W& w, int e) const {
-    static_assert(accum::is_plain<Acc>, "tally::matvec / csr_matvec: products accumulate in accum::native or accum::wide (accum::kahan and accum::reproducible sum elements, not products)");
+    static_assert(accum::takes_products<Acc>);
     return widen<Acc>(a) * widen<Acc>(w.v[e]);
   }
 };

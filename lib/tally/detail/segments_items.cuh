@@ -58,7 +58,7 @@ struct plain_elements {
 // docs/segments.md).
 template <class T, class Col, class Acc>
 struct csr_elements {
-  static_assert(accum::is_plain<Acc>, "tally::matvec / csr_matvec: products accumulate in accum::native or accum::wide (accum::kahan and accum::reproducible sum elements, not products)");
+  static_assert(accum::takes_products<Acc>);
   using value = Acc;
   static constexpr bool gathered = false;
   static constexpr int end_rounds = 2;  // four spill

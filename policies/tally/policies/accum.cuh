@@ -74,6 +74,16 @@ using value_t = typename detail::value_of<Acc>::type;
 template <class Acc>
 inline constexpr bool is_plain = std::is_same_v<value_t<Acc>, Acc>;
 
+// matvec and csr_matvec ask `static_assert(accum::takes_products<Acc>)`: true, or a compile error that
+// names the accumulators they take (one message for both).
+template <class Acc>
+struct products_check {
+  static_assert(is_plain<Acc>, "tally::matvec / csr_matvec: products accumulate in accum::native or accum::wide (accum::kahan and accum::reproducible sum elements, not products)");
+  static constexpr bool value = true;
+};
+template <class Acc>
+inline constexpr bool takes_products = products_check<Acc>::value;
+
 struct native {
   template <class T> using type = T;
   static constexpr const char* name = "native";
