@@ -1,5 +1,5 @@
 // reduce_segments and csr_matvec: every operator on float, double and int32, 32- and 64-bit offsets
-// (sum, min and max on __half and __nv_bfloat16),
+// (sum, min, max, arg_min and arg_max on __half and __nv_bfloat16),
 // the length mixes of the issue (0/1/31/32/33/1023/1025, uniform, power law, all empty, one segment)
 // against the host reference and CUB's DeviceSegmentedReduce.
 #include <random>
@@ -76,7 +76,7 @@ TEST_CASE("segments: every operator on float, 32- and 64-bit offsets, against th
 
 // 16-bit elements: tiles that start on odd elements (base 13), tiles cut by the input's end, and
 // long segments whose whole tiles hold no end (segments_kernel.cuh's paths without compares).
-TEST_CASE("segments: __half and __nv_bfloat16 sums, min and max, from even and odd first elements") {
+TEST_CASE("segments: __half and __nv_bfloat16 sums, min, max, arg_min and arg_max, from even and odd first elements") {
   std::vector<segment_layout> ls;
   for (const index_t base : {index_t{0}, index_t{13}}) {
     ls.push_back({offsets_of(mixed_lengths(3000, next_seed()), base), next_seed()});
@@ -92,10 +92,30 @@ TEST_CASE("segments: __half and __nv_bfloat16 sums, min and max, from even and o
     check_segments<default_segments_policy<T>, op::sum, T, int>(l, data, truth);
     check_segments<default_segments_policy<T, op::min>, op::min, T, index_t>(l, data, truth);
     check_segments<default_segments_policy<T, op::max>, op::max, T, int>(l, data, truth);
+    // Each element's index in its segment, from whole tiles without an end too.
+    check_segments<default_segments_policy<T, op::arg_min>, op::arg_min, T, int>(l, data, truth);
+    check_segments<default_segments_policy<T, op::arg_max>, op::arg_max, T, index_t>(l, data, truth);
   };
   for (const auto& l : ls) {
     each(l, __half{});
     each(l, __nv_bfloat16{});
+  }
+}
+
+// 16-bit segments longer than a block's share (a share is the input over the resident grid: some
+// 40 K elements on an H200): shares inside one segment, and long segments' first and last stretches
+// beside short ones, from an odd first element too.
+TEST_CASE("segments: 16-bit segments longer than a share, every operator") {
+  for (const index_t base : {index_t{0}, index_t{13}}) {
+    const segment_layout l{offsets_of({(index_t{1} << 23) + 5, 3, 0, (index_t{1} << 22) + 1, 7, 40000, (index_t{1} << 23) + 11}, base),
+                           next_seed()};
+    const dataset<__half> data(l.end(), l.seed);
+    const auto truth = host_segments_truth<__half>(l);
+    check_segments<default_segments_policy<__half>, op::sum, __half, int>(l, data, truth);
+    check_segments<default_segments_policy<__half, op::min>, op::min, __half, index_t>(l, data, truth);
+    check_segments<default_segments_policy<__half, op::max>, op::max, __half, int>(l, data, truth);
+    check_segments<default_segments_policy<__half, op::arg_min>, op::arg_min, __half, int>(l, data, truth);
+    check_segments<default_segments_policy<__half, op::arg_max>, op::arg_max, __half, index_t>(l, data, truth);
   }
 }
 
