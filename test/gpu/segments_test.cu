@@ -65,6 +65,20 @@ std::vector<segment_layout> layouts() {
   return out;
 }
 
+// Every operator a 16-bit element type takes (sum, min, max, arg_min, arg_max), over 32- and 64-bit
+// offsets, against the host.
+template <class T>
+void every_16bit_op(const segment_layout& l) {
+  const dataset<T> data(l.end(), l.seed);
+  const auto truth = host_segments_truth<T>(l);
+  check_segments<default_segments_policy<T>, op::sum, T, int>(l, data, truth);
+  check_segments<default_segments_policy<T, op::min>, op::min, T, index_t>(l, data, truth);
+  check_segments<default_segments_policy<T, op::max>, op::max, T, int>(l, data, truth);
+  // Each element's index in its segment, from whole tiles without an end too.
+  check_segments<default_segments_policy<T, op::arg_min>, op::arg_min, T, int>(l, data, truth);
+  check_segments<default_segments_policy<T, op::arg_max>, op::arg_max, T, index_t>(l, data, truth);
+}
+
 }  // namespace
 
 TEST_CASE("segments: every operator on float, 32- and 64-bit offsets, against the host and CUB") {
@@ -85,20 +99,9 @@ TEST_CASE("segments: __half and __nv_bfloat16 sums, min, max, arg_min and arg_ma
     spiky[333] = (index_t{1} << 21) + 3;
     ls.push_back({offsets_of(spiky, base), next_seed()});
   }
-  const auto each = [](const segment_layout& l, auto type) {
-    using T = decltype(type);
-    const dataset<T> data(l.end(), l.seed);
-    const auto truth = host_segments_truth<T>(l);
-    check_segments<default_segments_policy<T>, op::sum, T, int>(l, data, truth);
-    check_segments<default_segments_policy<T, op::min>, op::min, T, index_t>(l, data, truth);
-    check_segments<default_segments_policy<T, op::max>, op::max, T, int>(l, data, truth);
-    // Each element's index in its segment, from whole tiles without an end too.
-    check_segments<default_segments_policy<T, op::arg_min>, op::arg_min, T, int>(l, data, truth);
-    check_segments<default_segments_policy<T, op::arg_max>, op::arg_max, T, index_t>(l, data, truth);
-  };
   for (const auto& l : ls) {
-    each(l, __half{});
-    each(l, __nv_bfloat16{});
+    every_16bit_op<__half>(l);
+    every_16bit_op<__nv_bfloat16>(l);
   }
 }
 
@@ -106,17 +109,9 @@ TEST_CASE("segments: __half and __nv_bfloat16 sums, min, max, arg_min and arg_ma
 // 40 K elements on an H200): shares inside one segment, and long segments' first and last stretches
 // beside short ones, from an odd first element too.
 TEST_CASE("segments: 16-bit segments longer than a share, every operator") {
-  for (const index_t base : {index_t{0}, index_t{13}}) {
-    const segment_layout l{offsets_of({(index_t{1} << 23) + 5, 3, 0, (index_t{1} << 22) + 1, 7, 40000, (index_t{1} << 23) + 11}, base),
-                           next_seed()};
-    const dataset<__half> data(l.end(), l.seed);
-    const auto truth = host_segments_truth<__half>(l);
-    check_segments<default_segments_policy<__half>, op::sum, __half, int>(l, data, truth);
-    check_segments<default_segments_policy<__half, op::min>, op::min, __half, index_t>(l, data, truth);
-    check_segments<default_segments_policy<__half, op::max>, op::max, __half, int>(l, data, truth);
-    check_segments<default_segments_policy<__half, op::arg_min>, op::arg_min, __half, int>(l, data, truth);
-    check_segments<default_segments_policy<__half, op::arg_max>, op::arg_max, __half, index_t>(l, data, truth);
-  }
+  for (const index_t base : {index_t{0}, index_t{13}})
+    every_16bit_op<__half>({offsets_of({(index_t{1} << 23) + 5, 3, 0, (index_t{1} << 22) + 1, 7, 40000, (index_t{1} << 23) + 11}, base),
+                            next_seed()});
 }
 
 TEST_CASE("segments: double and int32") {
