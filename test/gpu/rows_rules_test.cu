@@ -15,13 +15,6 @@ using namespace tally::test;
 
 namespace {
 
-template <class T>
-std::vector<T> to_host(const device_buffer<T>& b) {
-  std::vector<T> h(b.size());
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(h.data(), b.get(), h.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
 bool fits(index_t m, index_t ld) { return m * ld <= max_test_size(); }
 
 // A user functor (the host cannot see an extended lambda's return type, so a struct).
@@ -66,7 +59,7 @@ TEST_CASE("rows: wide accumulation, user functors and arg_min on double") {
   device_buffer<float> out(500);
   r(a.data(), 500, 3000, 3000, out.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  const std::vector<float> got = to_host(out);
+  const std::vector<float> got = out.values();
   for (index_t i = 0; i < 500; ++i) CHECK(static_cast<double>(got[i]) == truth[i].max);
 }
 
@@ -85,18 +78,18 @@ TEST_CASE("rows: M = 0 writes nothing; N = 0 writes identities") {
 
   reduce_rows(static_cast<const float*>(nullptr), 4, 0, 0, out.get(), op::max{});
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  for (float v : to_host(out)) CHECK(std::isinf(v));
+  for (float v : out.values()) CHECK(std::isinf(v));
   device_buffer<arg<float>> arg_out(4);
   reduce_rows(static_cast<const float*>(nullptr), 4, 0, 7, arg_out.get(), op::arg_min{});
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  for (const arg<float>& v : to_host(arg_out)) CHECK(v.index == -1);
+  for (const arg<float>& v : arg_out.values()) CHECK(v.index == -1);
 }
 
 TEST_CASE("rows: bad arguments throw before any work, and the output is untouched") {
   const test_matrix<float> a(4, 16, 16, next_seed());
   device_buffer<float> out(4);
   out.poison();
-  const std::vector<float> before = to_host(out);
+  const std::vector<float> before = out.values();
   rows_reducer<default_rows_policy<float>, float> r;
   CHECK(contains(argument_error_of([&] { r(a.data(), 4, 17, 16, out.get()); }), "ld = 16 is smaller than N = 17"));
   CHECK(contains(argument_error_of([&] { r.dot(a.data(), 4, 16, 16, nullptr, out.get()); }), "vector x pointer is null"));
@@ -108,7 +101,7 @@ TEST_CASE("rows: bad arguments throw before any work, and the output is untouche
   CHECK(contains(argument_error_of([&] { split.run(a.data(), 4, 16, 16, out.get(), nullptr, 0, 0); }),
                  "workspace of 0 bytes is smaller"));
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  const std::vector<float> after = to_host(out);
+  const std::vector<float> after = out.values();
   CHECK(std::memcmp(before.data(), after.data(), before.size() * sizeof(float)) == 0);
 }
 
@@ -123,23 +116,24 @@ TEST_CASE("rows: deterministic across calls, one-off calls, and graph capture") 
   INFO("plan " << r.plan(a.data(), m, n, n).strategy());
   device_buffer<float> first(m), again(m);
   r(a.data(), m, n, n, first.get());
-  const std::vector<float> reference = to_host(first);
+  const std::vector<float> reference = first.values();
   for (int call = 0; call < 50; ++call) {
     r(a.data(), m, n, n, again.get());
-    const std::vector<float> got = to_host(again);
+    const std::vector<float> got = again.values();
     CHECK(std::memcmp(got.data(), reference.data(), m * sizeof(float)) == 0);
   }
 
   // The one-off calls take their workspace from the stream-ordered pool and agree bit for bit.
   reduce_rows(a.data(), m, n, n, again.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  CHECK(std::memcmp(to_host(again).data(), reference.data(), m * sizeof(float)) == 0);
+  CHECK(std::memcmp(again.values().data(), reference.data(), m * sizeof(float)) == 0);
   device_buffer<float> y(m), y_again(m);
   r.dot(a.data(), m, n, n, x.data(), y.get());
   matvec(a.data(), m, n, n, x.data(), y_again.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  CHECK(std::memcmp(to_host(y).data(), to_host(y_again).data(), m * sizeof(float)) == 0);
-  for (index_t i = 0; i < m; ++i) CHECK(std::fabs(static_cast<long double>(to_host(y)[i]) - truth[i].dot) <= 1e-3L * truth[i].abs_dot);
+  const std::vector<float> got_y = y.values();
+  CHECK(std::memcmp(got_y.data(), y_again.values().data(), m * sizeof(float)) == 0);
+  for (index_t i = 0; i < m; ++i) CHECK(std::fabs(static_cast<long double>(got_y[i]) - truth[i].dot) <= 1e-3L * truth[i].abs_dot);
 
   // Graph capture once the workspace is reserved; replays give the same bits.
   cudaStream_t s;
@@ -148,7 +142,7 @@ TEST_CASE("rows: deterministic across calls, one-off calls, and graph capture") 
   device_buffer<float> captured(m);
   {
     const captured_graph graph(s, [&] { r(a.data(), m, n, n, captured.get(), s); });
-    graph.run(3, [&] { CHECK(std::memcmp(to_host(captured).data(), reference.data(), m * sizeof(float)) == 0); }, captured);
+    graph.run(3, [&] { CHECK(std::memcmp(captured.values().data(), reference.data(), m * sizeof(float)) == 0); }, captured);
   }
   cudaStreamDestroy(s);
 }
@@ -228,7 +222,7 @@ TEST_CASE("rows: one reducer across shapes whose tickets land on an earlier call
     r(few.data(), 2, long_n, long_n, out2.get());
     r(many.data(), m, short_n, short_n, outm.get());
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    const std::vector<double> got2 = to_host(out2), gotm = to_host(outm);
+    const std::vector<double> got2 = out2.values(), gotm = outm.values();
     for (index_t i = 0; i < 2; ++i) CHECK(std::fabs(got2[i] - static_cast<double>(few_truth[i].sum)) <= 1e-9 * few_truth[i].abs_sum);
     for (index_t i = 0; i < m; ++i)
       REQUIRE(std::fabs(gotm[i] - static_cast<double>(many_truth[i].sum)) <= 1e-9 * many_truth[i].abs_sum);
@@ -243,7 +237,7 @@ TEST_CASE("rows of a user's struct aligned below its size (two floats off an 8-b
     device_buffer<float> out(static_cast<std::size_t>(s.m));
     reduce_rows<default_rows_policy<two_floats, decltype(o)>>(d.data(), s.m, s.n, s.ld, out.get(), o);
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-    const std::vector<float> got = to_host(out);
+    const std::vector<float> got = out.values();
     index_t wrong = 0;
     for (index_t r = 0; r < s.m; ++r) {
       double want = 0;

@@ -513,8 +513,7 @@ TEST_CASE("segments of a user's struct aligned below its size (two floats off an
   device_buffer<float> out(static_cast<std::size_t>(S));
   reduce_segments<default_segments_policy<two_floats, decltype(o)>>(d.data(), offsets.get(), S, out.get(), o);
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> got(static_cast<std::size_t>(S));
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  const std::vector<float> got = out.values();
   index_t wrong = 0;
   for (index_t s = 0; s < S; ++s) {
     double want = 0;

@@ -107,6 +107,12 @@ class device_buffer {
     TALLY_TEST_CHECK_CUDA(cudaMemcpy(&v, ptr_ + i, sizeof(T), cudaMemcpyDeviceToHost));
     return v;
   }
+  // Every element, copied to the host.
+  std::vector<T> values() const {
+    std::vector<T> out(count_);
+    TALLY_TEST_CHECK_CUDA(cudaMemcpy(out.data(), ptr_, out.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+  }
   // Every byte of the buffer, copied to the host: bit-for-bit comparisons, padding included.
   std::vector<unsigned char> bytes() const {
     std::vector<unsigned char> out(count_ * sizeof(T));
