@@ -67,6 +67,7 @@
 #include <tally/detail/segments_merge_path.cuh>
 #include <tally/detail/segments_row_share.cuh>
 #include <tally/detail/segments_short_share.cuh>
+#include <tally/detail/segments_span.cuh>
 #include <tally/detail/segments_warp_share.cuh>
 #include <tally/detail/state_words.cuh>
 #include <tally/policies/warp.cuh>
@@ -209,6 +210,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   split_share<Threads, W>(p.offsets, p.segments, base, n, c0, lesser(c0 + share, cost), i, j, i1, j1);
   const index_t d0 = i + j;  // the share in merged items: its tiles count one an item
   const index_t d1 = i1 + j1 > d0 ? i1 + j1 : d0;
+  index_t tiles_end = d1;  // where the share's tiles end (before a span of its last segment)
 
   const index_t head = i;
   bool head_open = true;  // the head segment has not closed in this share
@@ -249,7 +251,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   const auto fetch = [&](index_t fi, index_t fj, index_t fd) {
     if constexpr (aligned_loads) next_shift = p.elements.line_shift(base + fj);
     if constexpr (V == 2) next_shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(p.elements.in + (base + fj)) / 2 % 2);
-    const int fz = static_cast<int>(lesser(D - next_shift, d1 - fd));
+    const int fz = static_cast<int>(lesser(D - next_shift, tiles_end - fd));
     const int favail = static_cast<int>(lesser(fz, n - fj));
     // A whole tile (uniform; every tile of a long segment): no load reaches past it, so none compares.
     // (Not in CSR products here or below: float's power-law rows lost 6 - 7 %, H200.)
@@ -348,7 +350,31 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       i = i1;
     }
   } else {
-    if (d0 < d1) fetch(i, j, d0);
+    // A long stretch of segment i at the share's start, or of segment i1 at its end (all of the share
+    // where it lies inside one segment), is read as a span (segments_span.cuh); the tiles take the
+    // rest, from the first end to the last.
+    constexpr bool spans = reads_spans<typename K::elements, E>;
+    __shared__ std::uint64_t span_barriers[2];
+    const row_staging staging{element_bytes, reinterpret_cast<unsigned char*>(ends), staging_bytes, span_barriers};
+    index_t tiles_begin = d0;
+    index_t span_from = j1;  // the last segment's span, if any: [span_from, j1)
+    if constexpr (spans) {
+      // Clamped into the share: offsets that break the precondition read nothing outside it.
+      const auto within = [&](index_t x, index_t lo) { return lesser(greater(x, lo), j1); };
+      const index_t first_end = i < i1 ? within(static_cast<index_t>(p.offsets[i + 1]) - base, j) : j1;
+      const index_t last_start = i < i1 ? within(static_cast<index_t>(p.offsets[i1]) - base, first_end) : j1;
+      constexpr index_t span_min = index_t{span_tiles} * D;
+      if (first_end - j >= span_min) {
+        carry = block_carry<Threads>(false, span_fold<Threads, K>(p, op, base, begin, j, first_end, staging), carry, op, slots).total;
+        tiles_begin = i + first_end;
+        j = first_end;
+      }
+      if (j1 - last_start >= span_min) {
+        span_from = last_start;
+        tiles_end = i1 + last_start;
+      }
+    }
+    if (tiles_begin < tiles_end) fetch(i, j, tiles_begin);
     // A run of tiles without an end: each thread's part of the open segment over them, joined into
     // carry by one scan when the run ends, where a scan each tile cost long segments up to 22 % in
     // float sums and 31 % in half max (H200, docs/segments.md). The parts wait in shared memory: in a
@@ -361,9 +387,9 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       }
     };
 
-    for (index_t d = d0; d < d1;) {
+    for (index_t d = tiles_begin; d < tiles_end;) {
       const int shift = next_shift;
-      const int z = static_cast<int>(lesser(D - shift, d1 - d));  // items in this tile
+      const int z = static_cast<int>(lesser(D - shift, tiles_end - d));  // items in this tile
       const int avail = static_cast<int>(lesser(z, n - j));
       // A whole tile (uniform; a tile of pairs that starts off a word boundary holds D - 1): its
       // fold or staging compares no item.
@@ -483,7 +509,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
           fold(below(m));
         }
         kept = 0;  // nothing staged
-        if (next_d < d1) fetch(i, j + m, next_d);
+        if (next_d < tiles_end) fetch(i, j + m, next_d);
         if constexpr (runs) {
           run_parts[t] = in_run ? op(run_parts[t], acc) : acc;
           in_run = true;
@@ -504,7 +530,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
         if (t == 0) ends[k] = INT_MAX;
         kept = avail - m;  // staged past the tile's last element: the next tile's first ones
         kept_at = m;
-        if (next_d < d1) fetch(i + k, j + m, next_d);
+        if (next_d < tiles_end) fetch(i + k, j + m, next_d);
         // A tile that cannot take lane groups is walked: its ends are marked by thread now.
         const bool marked = marks && !may_take_groups<Threads, Items, GroupItems>(k, m);
         if (marked) mark_ends(k);
@@ -693,6 +719,12 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
       __syncthreads();  // this tile's reads of shared memory before the next tile's writes
     }
     end_run();
+    if constexpr (spans) {
+      if (span_from < j1) {  // segment i1, which begins at span_from: the tiles closed every other
+        carry = block_carry<Threads>(false, span_fold<Threads, K>(p, op, base, begin, span_from, j1, staging), carry, op, slots).total;
+        j = j1;
+      }
+    }
   }
 
   if (t == 0) {
