@@ -86,9 +86,7 @@ void check_merge(const std::vector<index_t>& lengths, keys_kind kind) {
   d_out.poison();
   tally::merge<P>(d_keys.get(), d_offsets.get(), lists, n, d_out.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<K> got(keys.size()), after(keys.size());
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), d_out.get(), got.size() * sizeof(K), cudaMemcpyDeviceToHost));
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(after.data(), d_keys.get(), after.size() * sizeof(K), cudaMemcpyDeviceToHost));
+  const std::vector<K> got = d_out.values(), after = d_keys.values();
   const auto want = bits_of(expected), have = bits_of(got);
   std::size_t first_bad = 0;
   while (first_bad < want.size() && want[first_bad] == have[first_bad]) ++first_bad;
@@ -191,8 +189,7 @@ TEST_CASE("merger: reused without allocation, and captured in a graph") {
     graph.run(
         2,
         [&] {
-          std::vector<float> got(keys.size());
-          TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), d_out.get(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+          const std::vector<float> got = d_out.values();
           CHECK(bits_of(got) == bits_of(expected));
         },
         d_out);

@@ -62,8 +62,7 @@ TEST_CASE("launch::pdl reduce: waits for the kernel ahead of it: fill, reduce, f
     r(in.get(), n, out.get() + k, stream);
   }
   TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
-  std::vector<std::int32_t> got(rounds);
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), sizeof(std::int32_t) * rounds, cudaMemcpyDeviceToHost));
+  const std::vector<std::int32_t> got = out.values();
   for (int k = 0; k < rounds; ++k) {
     CAPTURE(k);
     CHECK(got[k] == host_int_sum(seeds[k], n));
@@ -170,8 +169,7 @@ TEST_CASE_TEMPLATE("row launches wait for the kernel ahead: fill, rows, rows of 
       r_total(out, 1, s.m, s.m, total.get() + k, stream);
     }
     TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
-    std::vector<std::int32_t> got(static_cast<std::size_t>(s.m * rounds));
-    TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), rows_out.get(), got.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+    const std::vector<std::int32_t> got = rows_out.values();
     for (int k = 0; k < rounds; ++k) {
       CAPTURE(k);
       index_t bad_rows = 0;
@@ -212,8 +210,7 @@ TEST_CASE("launch::pdl transposes wait for the kernel ahead: fill, transpose, tr
     tally::transpose(at.get(), back.get() + k * rows * cols, cols, rows, stream);
   }
   TALLY_TEST_CHECK_CUDA(cudaStreamSynchronize(stream));
-  std::vector<std::int32_t> got(static_cast<std::size_t>(rows * cols * rounds));
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), back.get(), got.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  const std::vector<std::int32_t> got = back.values();
   for (int k = 0; k < rounds; ++k) {
     CAPTURE(k);
     index_t wrong = 0;

@@ -116,8 +116,7 @@ TEST_CASE("segments: graph capture") {
   r.reserve();
   // Fields, not bytes: what lands in arg<float>'s padding word is not part of the result.
   const auto fields = [](const device_buffer<arg<float>>& b) {
-    std::vector<arg<float>> h(b.size());
-    TALLY_TEST_CHECK_CUDA(cudaMemcpy(h.data(), b.get(), h.size() * sizeof(arg<float>), cudaMemcpyDeviceToHost));
+    const std::vector<arg<float>> h = b.values();
     std::vector<std::pair<float, index_t>> f;
     for (const auto& a : h) f.emplace_back(a.value, a.index);
     return f;
@@ -218,8 +217,7 @@ void check_ranges(const dataset<float>& data, const std::vector<index_t>& b, con
   segments_reducer<P, float, Op> r;
   r(data.data(), db.get(), de.get(), S, out.get());
   TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<Out> got(static_cast<std::size_t>(S + 1));
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), out.get(), got.size() * sizeof(Out), cudaMemcpyDeviceToHost));
+  const std::vector<Out> got = out.values();
   INFO("policy " << P::name() << ", op " << std::string(Op::name) << ", " << S << " begin/end segments");
   index_t bad = 0;
   for (index_t s = 0; s < S && bad < 5; ++s) {

@@ -114,8 +114,7 @@ void check_op(const char* name, const segment_layout& l, const dataset<T>& data,
   CHECK(reused.bytes() == want);
   CHECK(reused_checked.bytes() == want);
 
-  std::vector<Out> got(count);
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), unchecked.get(), count * sizeof(Out), cudaMemcpyDeviceToHost));
+  const std::vector<Out> got = unchecked.values();
   index_t bad = 0;
   for (index_t s = 0; s < S && bad < 5; ++s) {
     const index_t len = l.offsets[s + 1] - l.offsets[s];
@@ -193,8 +192,7 @@ void check_csr_with(const segment_layout& l, const dataset<T>& values, const dev
   CHECK(got_lib.bytes() == tmpl.bytes());
   CHECK(reused.bytes() == tmpl.bytes());
 
-  std::vector<T> got(count);
-  TALLY_TEST_CHECK_CUDA(cudaMemcpy(got.data(), got_lib.get(), count * sizeof(T), cudaMemcpyDeviceToHost));
+  const std::vector<T> got = got_lib.values();
   using P = default_segments_policy<T>;
   index_t bad = 0;
   for (index_t s = 0; s < S && bad < 5; ++s) {
