@@ -97,6 +97,22 @@ struct row_staging {
   int bytes;            // a buffer
   std::uint64_t* barrier;  // two: even, odd
   TALLY_DEVICE unsigned char* buffer(index_t chunk) const { return chunk & 1 ? odd : even; }
+  // By thread 0 before the first chunk: each barrier awaits one arrival (the bulk copy's issuer).
+  TALLY_DEVICE void init_barriers() const {
+    if constexpr (bulk_copies) {
+      cuda::ptx::mbarrier_init(barrier, 1);
+      cuda::ptx::mbarrier_init(barrier + 1, 1);
+      cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+    }
+  }
+  // Until chunk `chunk`'s bulk copy has landed in its buffer.
+  TALLY_DEVICE void wait(index_t chunk) const {
+    if constexpr (bulk_copies) {
+      const auto parity = static_cast<std::uint32_t>((chunk >> 1) & 1);
+      while (!cuda::ptx::mbarrier_try_wait_parity(barrier + (chunk & 1), parity)) {
+      }
+    }
+  }
 };
 
 // A chunk of `count` elements from `src` starts in its buffer at the same offset mod 16 as in
@@ -160,13 +176,7 @@ TALLY_DEVICE void read_rows(const typename K::args& p, const typename K::op& op,
   const auto stage = [&](index_t c) {
     stage_chunk(src(c), rows_of(c) * length, staging.buffer(c), staging.barrier + (c & 1));
   };
-  if constexpr (bulk_copies) {
-    if (t == 0) {
-      cuda::ptx::mbarrier_init(staging.barrier, 1);
-      cuda::ptx::mbarrier_init(staging.barrier + 1, 1);
-      cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
-    }
-  }
+  if (t == 0) staging.init_barriers();
   __syncthreads();
   stage(0);
   if (chunks > 1) stage(1);
@@ -176,11 +186,7 @@ TALLY_DEVICE void read_rows(const typename K::args& p, const typename K::op& op,
   const int lane = t % Lanes;
   const int warp_first = (t / warp_size) * (warp_size / Lanes);  // this warp's first group
   for (index_t c = 0; c < chunks; ++c) {
-    if constexpr (bulk_copies) {
-      const auto parity = static_cast<std::uint32_t>((c >> 1) & 1);
-      while (!cuda::ptx::mbarrier_try_wait_parity(staging.barrier + (c & 1), parity)) {
-      }
-    }
+    staging.wait(c);
     __syncthreads();  // the chunk's end elements, copied by the threads, are visible
     const index_t r0 = c * chunk_rows;
     const int chunk = rows_of(c);

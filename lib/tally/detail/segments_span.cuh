@@ -49,11 +49,7 @@ TALLY_DEVICE typename K::state span_fold(const typename K::args& p, const typena
   auto acc = op.template identity<Acc>();
   const auto take = [&](const E& x, index_t e) { acc = op(acc, op.template lift<Acc>(x, e)); };
   if constexpr (bulk_copies) {
-    if (t == 0) {
-      cuda::ptx::mbarrier_init(staging.barrier, 1);
-      cuda::ptx::mbarrier_init(staging.barrier + 1, 1);
-      cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
-    }
+    if (t == 0) staging.init_barriers();
     // The tiles' writes to the buffers (generic proxy) before the bulk copies' (async proxy).
     cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
   }
@@ -61,11 +57,7 @@ TALLY_DEVICE typename K::state span_fold(const typename K::args& p, const typena
   stage(0);
   if (span_depth > 1 && chunks > 1) stage(1);
   for (index_t c = 0; c < chunks; ++c) {
-    if constexpr (bulk_copies) {
-      const auto parity = static_cast<std::uint32_t>((c >> 1) & 1);
-      while (!cuda::ptx::mbarrier_try_wait_parity(staging.barrier + (c & 1), parity)) {
-      }
-    }
+    staging.wait(c);
     __syncthreads();  // the chunk's end elements, copied by the threads, are visible
     // The chunk sits in its buffer at its source's offset mod 16 (stage_chunk): its first `head`
     // elements come before a 16-byte boundary, then `words` whole words.
