@@ -322,7 +322,7 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   bool by_warps = false;
   if constexpr (warp_shares) by_warps = length == 0 && warp_share_fits<Threads, E, S>(p.offsets, base, i, j, i1, j1);
   bool by_threads = false;
-  typename short_segments<Off>::raw short_first[short_batches];  // the short share's first offsets
+  typename short_segments<Off>::raw short_first[short_first_batches];  // the short share's first offsets
   if constexpr (short_shares)
     by_threads = short_mean && short_share_fits<Threads>(p.offsets, p.segments, base, i, j, i1, j1, short_first);
   if (length > 0) {

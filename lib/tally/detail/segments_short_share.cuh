@@ -5,11 +5,11 @@
 // The share runs from merge-path point (i, j) to (i1, j1): segment i is open at its start (it may
 // have begun in an earlier share), segments i + 1 .. i1 - 1 begin and end inside it, and segment i1
 // (when i1 < S) is open at its end. Thread t takes segments i + t, i + t + Threads, ..., two an
-// iteration: it loads the first 8 elements of both straight from global memory, all in flight (a
-// warp's segments lie side by side, so the L1 serves its lanes), folds each in order and writes its
-// result; the offsets are loaded an iteration ahead. A segment of 9 - 16 elements takes a second
-// round of 8 loads in its lane; a longer one (rare) is finished by its warp, coalesced, with a
-// shuffle tree. The share's first segment (when it closes in the share) and its open last one
+// iteration (four for 16-bit elements: short_shape): it loads the first 8 elements of each (4)
+// straight from global memory, all in flight (a warp's segments lie side by side, so the L1 serves
+// its lanes), folds each in order and writes its result; the offsets are loaded an iteration ahead.
+// The rest of a segment's first 16 elements follows in rounds of 8 (4) loads in its lane; a longer
+// segment (rare) is finished by its warp, coalesced, with a shuffle tree. The share's first segment (when it closes in the share) and its open last one
 // become the share's two entries, as the tiles would leave them. A share is read this way when its
 // segments average short_mean elements or fewer and every 32 consecutive ones hold short_window
 // elements or fewer; the order of every combination depends on the offsets and the grid alone.
@@ -27,8 +27,23 @@ inline constexpr index_t short_mean = 6;
 // The most elements 32 consecutive segments of such a share may hold: it bounds what a longer
 // segment costs its warp.
 inline constexpr int short_window = 16 * warp_size;
-// Segments a thread an iteration (with 4 the float sum spills).
-inline constexpr int short_batches = 2;
+// Segments a thread an iteration, and elements a segment loads before its first fold: 2 and 8, or
+// 4 and 4 for 16-bit elements over 32-bit offsets with states of 4 bytes or fewer (half and bf16
+// sums, min, max), whose segments' loads are small: twice the segments in flight read uniform 0-4
+// and every segment 4 12 % faster (H200). 4 and 4 spilled the float sum and the 16-bit kernels
+// over 64-bit offsets (docs/segments.md).
+template <class K>
+struct short_shape {
+  static constexpr bool quads =
+      sizeof(typename K::element) == 2 && sizeof(typename K::state) <= 4 && sizeof(typename K::offset) == 4;
+  static constexpr int batches = quads ? 4 : 2;
+  static constexpr int ahead = quads ? 4 : 8;
+};
+// Elements a segment folds in its lane; the warp folds the rest of a longer one.
+inline constexpr int short_in_lane = 16;
+// Batches whose first offsets the share test loads (the others' are loaded when the share starts:
+// four held the kernel's other values across the test, and the 16-bit kernel spilled).
+inline constexpr int short_first_batches = 2;
 
 template <class S>
 struct short_share_states {
@@ -96,10 +111,10 @@ TALLY_DEVICE bool short_mean_fits(index_t segments, index_t i, index_t j, index_
 template <int Threads, class Off>
 TALLY_DEVICE bool short_share_fits(const Off* offsets, index_t segments, index_t base, index_t i, index_t j,
                                    index_t i1, index_t j1,
-                                   typename short_segments<Off>::raw (&first)[short_batches]) {
+                                   typename short_segments<Off>::raw (&first)[short_first_batches]) {
   const short_segments<Off> at(offsets, segments, base, i, j, i1, j1);
 #pragma unroll
-  for (int k = 0; k < short_batches; ++k) first[k] = at.load(static_cast<int>(threadIdx.x) + k * Threads);
+  for (int k = 0; k < short_first_batches; ++k) first[k] = at.load(static_cast<int>(threadIdx.x) + k * Threads);
   bool fits = true;
 #pragma unroll 4
   for (int s = warp_size * static_cast<int>(threadIdx.x); s <= at.last; s += warp_size * Threads) {
@@ -119,14 +134,14 @@ template <int Threads, class K>
 TALLY_DEVICE short_share_states<typename K::state> short_share(const typename K::args& p, const typename K::op& op,
                                                               index_t base, index_t begin, index_t i, index_t j,
                                                               index_t i1, index_t j1,
-                                                              const typename short_segments<typename K::offset>::raw (&first)[short_batches],
+                                                              const typename short_segments<typename K::offset>::raw (&first)[short_first_batches],
                                                               carry_slot<typename K::state>* slots) {
   using E = typename K::element;
   using S = typename K::state;
   using Acc = typename K::acc;
   using Off = typename K::offset;
-  constexpr int batches = short_batches;
-  constexpr int ahead = 8;    // elements a segment loads before its fold
+  constexpr int batches = short_shape<K>::batches;
+  constexpr int ahead = short_shape<K>::ahead;
   const int t = static_cast<int>(threadIdx.x);
   const int lane = t % warp_size;
   const short_segments<Off> at(p.offsets, p.segments, base, i, j, i1, j1);
@@ -135,7 +150,7 @@ TALLY_DEVICE short_share_states<typename K::state> short_share(const typename K:
   short_share_states<S> r{op.template identity<Acc>(), op.template identity<Acc>()};
   typename short_segments<Off>::raw next[batches];
 #pragma unroll
-  for (int k = 0; k < batches; ++k) next[k] = first[k];
+  for (int k = 0; k < batches; ++k) next[k] = k < short_first_batches ? first[k] : at.load(t + k * Threads);
   for (int s0 = t; s0 - lane <= at.last; s0 += batches * Threads) {  // warp-uniform: every lane meets the votes
     int b[batches], e[batches];
 #pragma unroll
@@ -157,25 +172,28 @@ TALLY_DEVICE short_share_states<typename K::state> short_share(const typename K:
 #pragma unroll
       for (int u = 0; u < ahead; ++u)
         if (u < length) acc = op(acc, op.template lift<Acc>(v[k][u], within0 + u));
-      // Elements 8 - 15 in the lane, all in flight.
-      if (__any_sync(full_mask, length > ahead)) {
+      // Elements ahead .. short_in_lane - 1 in the lane, `ahead` a round, all in flight, while a
+      // lane of the warp needs them. Not unrolled: unrolled, the 16-bit kernel spilled and lost 3 -
+      // 7 % on long segments (docs/segments.md).
+#pragma unroll 1
+      for (int from = ahead; from < short_in_lane && __any_sync(full_mask, length > from); from += ahead) {
         E w[ahead];
 #pragma unroll
-        for (int u = 0; u < ahead; ++u) w[u] = ahead + u < length ? in[b[k] + ahead + u] : E{};
+        for (int u = 0; u < ahead; ++u) w[u] = from + u < length ? in[b[k] + from + u] : E{};
 #pragma unroll
         for (int u = 0; u < ahead; ++u)
-          if (ahead + u < length) acc = op(acc, op.template lift<Acc>(w[u], within0 + ahead + u));
+          if (from + u < length) acc = op(acc, op.template lift<Acc>(w[u], within0 + from + u));
       }
       // The rest of a longer segment (short_window elements at most): the warp folds it, coalesced,
       // and the total goes to its lane.
-      for (unsigned longer = __ballot_sync(full_mask, length > 2 * ahead); longer != 0; longer &= longer - 1) {
+      for (unsigned longer = __ballot_sync(full_mask, length > short_in_lane); longer != 0; longer &= longer - 1) {
         const int owner = __ffs(longer) - 1;
         const int from = __shfl_sync(full_mask, b[k], owner);
         const int to = __shfl_sync(full_mask, e[k], owner);
         const index_t w = (__shfl_sync(full_mask, s, owner) == 0 ? j - begin : 0) - from;  // + q: the index
         S part = op.template identity<Acc>();
 #pragma unroll 4
-        for (int q = from + 2 * ahead + lane; q < to; q += warp_size)
+        for (int q = from + short_in_lane + lane; q < to; q += warp_size)
           part = op(part, op.template lift<Acc>(in[q], w + q));
         part = shfl_up(warp_reduce<warp_size>(part, op), owner);  // lane 0's total, in lane `owner`
         if (lane == owner) acc = op(acc, part);
