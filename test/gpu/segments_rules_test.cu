@@ -342,17 +342,9 @@ TEST_CASE("segments: shares of one segment length read as rows, with heads, tail
 }
 
 TEST_CASE("segments: shares of short segments read a segment a thread, with longer ones among them, against the tiles alone") {
-  // Mean lengths of 2 to 6 (segments_short_share.cuh reads shares averaging 6 or fewer): 0 - 4 with
-  // runs of empty segments, 1 - 8 (the first 8 elements in the lane), 0 - 12 (a second round in the
-  // lane), and 0 - 2 with one segment of 17 - 300 in every 80 or so (the warp finishes it; its
-  // window of 32 segments then holds up to 364 elements, within the 512 of short_window), from
-  // element 3 so that no share starts on a 16-byte boundary.
-  const std::function<index_t(std::mt19937_64&)> picks[] = {
-      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 7 == 0 ? 0 : g() % 5); },
-      [](std::mt19937_64& g) { return static_cast<index_t>(1 + g() % 8); },
-      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 13); },
-      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 79 == 0 ? 17 + g() % 284 : g() % 3); },
-  };
+  // Mean lengths of 2 to 6 (short_share_picks), from element 3 so that no share starts on a 16-byte
+  // boundary.
+  const auto picks = short_share_picks();
   for (std::size_t k = 0; k < std::size(picks); ++k) {
     CAPTURE(k);
     const index_t count = 3000000;

@@ -2,7 +2,6 @@
 // (sum, min, max, arg_min and arg_max on __half and __nv_bfloat16),
 // the length mixes of the issue (0/1/31/32/33/1023/1025, uniform, power law, all empty, one segment)
 // against the host reference and CUB's DeviceSegmentedReduce.
-#include <functional>
 #include <random>
 #include <vector>
 
@@ -108,16 +107,9 @@ TEST_CASE("segments: __half and __nv_bfloat16 sums, min, max, arg_min and arg_ma
 
 // 16-bit short shares (segments_short_share.cuh: four segments a thread over 32-bit offsets, 4
 // elements a round, the warp finishing a segment past 16; arg states and 64-bit offsets two a
-// thread, 8 a round): mean lengths of 2 to 6 with longer segments among them, as the float test of
-// segments_rules_test.cu has them.
+// thread, 8 a round): short_share_picks' mean lengths of 2 to 6 with longer segments among them.
 TEST_CASE("segments: 16-bit shares of short segments, every round in the lane and the warp's finish") {
-  const std::function<index_t(std::mt19937_64&)> picks[] = {
-      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 7 == 0 ? 0 : g() % 5); },
-      [](std::mt19937_64& g) { return static_cast<index_t>(1 + g() % 8); },
-      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 13); },
-      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 79 == 0 ? 17 + g() % 284 : g() % 3); },
-  };
-  for (const auto& pick : picks) {
+  for (const auto& pick : short_share_picks()) {
     const segment_layout l{offsets_of(draw_lengths(1000000, next_seed(), pick), 3), next_seed()};
     every_16bit_op<__half>(l);
     every_16bit_op<__nv_bfloat16>(l);

@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
@@ -40,6 +41,20 @@ std::vector<index_t> draw_lengths(index_t count, std::uint64_t seed, Pick pick) 
   std::vector<index_t> l(static_cast<std::size_t>(count));
   for (auto& v : l) v = pick(rng);
   return l;
+}
+
+// Length picks whose layouts the segment kernel reads as short shares (segments_short_share.cuh: a
+// mean of 6 or fewer): 0 - 4 with runs of empty segments, 1 - 8 (the lane's first round of 8), 0 -
+// 12 (a further round in the lane), and 0 - 2 with one segment of 17 - 300 in every 80 or so (the
+// warp finishes it; its window of 32 segments then holds up to 364 elements, within the 512 of
+// short_window).
+inline std::vector<std::function<index_t(std::mt19937_64&)>> short_share_picks() {
+  return {
+      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 7 == 0 ? 0 : g() % 5); },
+      [](std::mt19937_64& g) { return static_cast<index_t>(1 + g() % 8); },
+      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 13); },
+      [](std::mt19937_64& g) { return static_cast<index_t>(g() % 79 == 0 ? 17 + g() % 284 : g() % 3); },
+  };
 }
 
 template <class Off>
