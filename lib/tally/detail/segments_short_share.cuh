@@ -9,10 +9,11 @@
 // straight from global memory, all in flight (a warp's segments lie side by side, so the L1 serves
 // its lanes), folds each in order and writes its result; the offsets are loaded an iteration ahead.
 // The rest of a segment's first 16 elements follows in rounds of 8 (4) loads in its lane; a longer
-// segment (rare) is finished by its warp, coalesced, with a shuffle tree. The share's first segment (when it closes in the share) and its open last one
-// become the share's two entries, as the tiles would leave them. A share is read this way when its
-// segments average short_mean elements or fewer and every 32 consecutive ones hold short_window
-// elements or fewer; the order of every combination depends on the offsets and the grid alone.
+// segment (rare) is finished by its warp, coalesced, with a shuffle tree. The share's first segment
+// (when it closes in the share) and its open last one become the share's two entries, as the tiles
+// would leave them. A share is read this way when its segments average short_mean elements or
+// fewer and every 32 consecutive ones hold short_window elements or fewer; the order of every
+// combination depends on the offsets and the grid alone.
 #pragma once
 #include <tally/detail/segments_carry.cuh>
 #include <tally/detail/segments_merge_path.cuh>
