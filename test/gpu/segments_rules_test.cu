@@ -5,7 +5,6 @@
 // short shares, lane groups, long segments over many tiles and shares from every 16-byte phase, and
 // the begin / end form's shares folded by warps.
 #include <algorithm>
-#include <functional>
 #include <iterator>
 #include <numeric>
 #include <string>
