@@ -5,6 +5,8 @@
 //
 //   tally::csr_matvec(d_values, d_cols, d_row_offsets, rows, d_x, d_y, stream);     // default policy
 //   tally::segments_reducer<P, double> r;  r.dot(d_values, d_cols, d_row_offsets, rows, d_x, d_y, stream);
+//   auto plan = r.plan_dot(d_row_offsets, rows, stream);   // once per matrix, as cuSPARSE's preprocess
+//   r.dot(d_values, d_cols, plan, d_x, d_y, stream);        // then each product skips the blocks' searches
 //
 // Products accumulate in the policy's accumulator, native or wide (kahan and reproducible are refused
 // at compile time). row_offsets and cols may be 32- or 64-bit. The unchecked precondition of reduce_segments holds for

@@ -29,6 +29,12 @@
 //     form throws naming the first non-empty segment outside [0, n).
 //   - Deterministic: the order of combination depends on the offsets and the device alone.
 //   - Asynchronous; the unchecked forms are capturable in a CUDA graph once the reducer reserved.
+//   - Planned calls, for many calls over the same offsets (a CSR matrix in an iterative solver, as
+//     cuSPARSE's SpMV preprocess): `auto plan = r.plan(d_offsets, S, stream)` (r.plan_dot for
+//     r.dot) splits the work among the grid once, on the stream; `r(d_in, plan, d_out, stream)` and
+//     `r.dot(d_values, d_cols, plan, d_x, d_y, stream)` then skip each block's searches (results
+//     bit-identical to the unplanned call's). The offsets must keep their values while the plan is
+//     used; if they change, results are meaningless but reads and writes stay in bounds.
 #pragma once
 #include <atomic>
 #include <string>
@@ -84,6 +90,32 @@ void validate_csr(const T* values, const Col* cols, const Off* offsets, index_t 
 }
 
 }  // namespace detail
+
+template <class P, class T, class Op, class Determinism>
+class segments_reducer;
+
+// The merge-path split of one offsets array among a grid of blocks, made once by
+// segments_reducer::plan or plan_dot for many calls over the same offsets. Owns device memory
+// (16 bytes a block); move-only. The offsets must keep their values while the plan is used.
+template <class Off>
+class segments_plan {
+ public:
+  segments_plan() : points_("tally::segments_plan") {}
+
+  const Off* offsets() const { return offsets_; }
+  index_t segments() const { return segments_; }
+
+ private:
+  template <class, class, class, class>
+  friend class segments_reducer;
+
+  detail::device_workspace points_;  // grid + 1 merge_points
+  const Off* offsets_ = nullptr;
+  index_t segments_ = 0;
+  int grid_ = 0;
+  index_t weight_ = 0;          // the end weight it was split for: the plain or the CSR form
+  const char* made_by_ = "";  // "plan" or "plan_dot"
+};
 
 template <class P, class T, class Op = op::sum, class Determinism = determinism::run_to_run>
 class segments_reducer {
@@ -173,6 +205,35 @@ class segments_reducer {
     workspace_.check_device();
     if (rows == 0) return;
     launch(csr(values, cols, x), offsets, rows, y, workspace_.prepare(need(), stream), stream);
+  }
+
+  // A plan of the calls r(in, plan, out) over these offsets: each block's merge-path points, found
+  // once by a small kernel on the stream (no host wait) instead of by every call's blocks.
+  template <class Off>
+  segments_plan<Off> plan(const Off* offsets, index_t segments, cudaStream_t stream = 0) {
+    return make_plan<kernel_types<detail::plain_elements<T>, Off, T>>(offsets, segments, "plan", where, stream);
+  }
+  // The same for r.dot(values, cols, plan, x, y) (CSR rows weigh differently in the split).
+  template <class Col = int, class Off>
+  segments_plan<Off> plan_dot(const Off* row_offsets, index_t rows, cudaStream_t stream = 0) {
+    return make_plan<kernel_types<detail::csr_elements<T, Col, accum_type>, Off, T>>(row_offsets, rows, "plan_dot",
+                                                                                     dot_where, stream);
+  }
+
+  // r(in, offsets, S, out) and r.dot(...) over a plan's offsets, with its split.
+  template <class Off, class Out>
+  void operator()(const T* in, const segments_plan<Off>& plan, Out* out, cudaStream_t stream = 0) {
+    detail::validate_segments(in, plan.offsets(), plan.segments(), out, where);
+    workspace_.check_device();
+    if (plan.segments() == 0) return;
+    launch(plain(in), plan, out, workspace_.prepare(need(), stream), stream);
+  }
+  template <class Col, class Off, class Out>
+  void dot(const T* values, const Col* cols, const segments_plan<Off>& plan, const T* x, Out* y, cudaStream_t stream = 0) {
+    detail::validate_csr(values, cols, plan.offsets(), plan.segments(), x, y);
+    workspace_.check_device();
+    if (plan.segments() == 0) return;
+    launch(csr(values, cols, x), plan, y, workspace_.prepare(need(), stream), stream);
   }
 
   // As operator() and dot with caller-provided workspace of at least workspace_bytes() bytes, 16-byte
@@ -276,6 +337,11 @@ class segments_reducer {
       detail::segments_kernel<K, P::threads, P::items,
                               K::elements::gathered ? P::begin_end_group_items : P::group_items, P::row_shares,
                               P::short_shares>;
+  template <class K>
+  static constexpr auto planned_kernel =
+      detail::segments_kernel<K, P::threads, P::items,
+                              K::elements::gathered ? P::begin_end_group_items : P::group_items, P::row_shares,
+                              P::short_shares, true>;
 
   // Resident blocks of the kernel for these types, at most max_blocks().
   template <class K>
@@ -291,14 +357,63 @@ class segments_reducer {
     return blocks < max_blocks() ? blocks : max_blocks();
   }
 
+  // The plan of K's calls: grid_blocks<K>() + 1 points.
+  template <class K, class Off>
+  segments_plan<Off> make_plan(const Off* offsets, index_t segments, const char* made_by, const char* call,
+                               cudaStream_t stream) const {
+    static_assert(std::is_integral_v<Off>, "tally::segments_reducer::plan: offsets must be of an integer type");
+    if (segments < 0) throw error(std::string(call) + ": num_segments = " + std::to_string(segments) + " is negative");
+    detail::check_segments_pointer(offsets, segments > 0, "offsets", call, segments);
+    workspace_.check_device();
+    segments_plan<Off> plan;
+    plan.made_by_ = made_by;
+    plan.offsets_ = offsets;
+    plan.segments_ = segments;
+    plan.grid_ = grid_blocks<K>();
+    plan.weight_ = K::elements::end_weight;
+    if (segments == 0) return plan;
+    plan.points_.reserve((static_cast<std::size_t>(plan.grid_) + 1) * sizeof(detail::merge_point));
+    const index_t warps_a_block = 256 / detail::warp_size;
+    detail::queue_kernel(detail::segments_split_kernel<K::elements::end_weight, Off>,
+                         (plan.grid_ + 1 + warps_a_block - 1) / warps_a_block, 256, 0, stream, false, where, offsets,
+                         segments, plan.grid_, static_cast<detail::merge_point*>(plan.points_.data()));
+    return plan;
+  }
+
   template <class Elements, class Off, class Out>
   void launch(Elements elements, const Off* offsets, index_t segments, Out* out, void* workspace,
               cudaStream_t stream) const {
     using K = kernel_types<Elements, Off, Out>;
     auto* bytes = static_cast<unsigned char*>(workspace);
-    detail::queue_kernel(kernel<K>, grid_blocks<K>(), P::threads, 0, stream,
-                         programmatic_, where, typename K::args{offsets, segments, out, elements}, op_,
-                         reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes));
+    detail::queue_kernel(kernel<K>, grid_blocks<K>(), P::threads, 0, stream, programmatic_, where,
+                         typename K::args{offsets, segments, out, elements}, op_,
+                         reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes),
+                         static_cast<const detail::merge_point*>(nullptr));
+  }
+  // The planned kernel on the plan's grid (a template of its own: only planned calls instantiate it).
+  template <class Elements, class Off, class Out>
+  void launch(Elements elements, const segments_plan<Off>& plan, Out* out, void* workspace, cudaStream_t stream) const {
+    using K = kernel_types<Elements, Off, Out>;
+    check_plan(plan, K::elements::end_weight);
+    auto* bytes = static_cast<unsigned char*>(workspace);
+    detail::queue_kernel(planned_kernel<K>, plan.grid_, P::threads, 0, stream, programmatic_, where,
+                         typename K::args{plan.offsets(), plan.segments(), out, elements}, op_,
+                         reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes),
+                         static_cast<const detail::merge_point*>(plan.points_.data()));
+  }
+
+  // A plan serves calls of the form it was made for, on its device, on a grid the workspace holds.
+  template <class Off>
+  void check_plan(const segments_plan<Off>& plan, index_t weight) const {
+    if (plan.points_.device() != workspace_.device())
+      throw error(std::string(where) + ": the plan was made on device " + std::to_string(plan.points_.device()) +
+                  ", this reducer on device " + std::to_string(workspace_.device()));
+    if (plan.weight_ != weight)
+      throw error(std::string(where) + ": a plan made by " + plan.made_by_ +
+                  " cannot serve this call (plan serves r(in, plan, out), plan_dot serves r.dot)");
+    if (plan.grid_ > max_blocks())
+      throw error(std::string(where) + ": the plan's grid of " + std::to_string(plan.grid_) +
+                  " blocks exceeds this reducer's " + std::to_string(max_blocks()));
   }
 
   // Runs test(first_bad, ...) over the segments on the stream and waits for its answer: the lowest

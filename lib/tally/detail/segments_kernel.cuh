@@ -131,10 +131,12 @@ inline constexpr int segments_min_blocks =
                                       : 65536 / (Threads * 85);
 
 // K: the call's types (segments_items.cuh).
-template <class K, int Threads, int Items, int GroupItems, bool RowShares, bool ShortShares>
+// Planned: the shares' merge-path points come from a segments_plan (points[b] to points[b + 1] for
+// block b) instead of each block's searches.
+template <class K, int Threads, int Items, int GroupItems, bool RowShares, bool ShortShares, bool Planned = false>
 __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     segments_kernel(const typename K::args p, const typename K::op op, segment_entry<typename K::state>* entries,
-                    unsigned* ticket) {
+                    unsigned* ticket, const merge_point* points) {
   if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
   using E = typename K::element;
   using S = typename K::state;
@@ -207,7 +209,11 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   const index_t share = cost / gridDim.x + (cost % gridDim.x != 0);
   const index_t c0 = lesser(static_cast<index_t>(blockIdx.x) * share, cost);
   index_t i, j, i1, j1;
-  split_share<Threads, W>(p.offsets, p.segments, base, n, c0, lesser(c0 + share, cost), i, j, i1, j1);
+  if constexpr (Planned) {
+    planned_share(points, p.segments, n, i, j, i1, j1);
+  } else {
+    split_share<Threads, W>(p.offsets, p.segments, base, n, c0, lesser(c0 + share, cost), i, j, i1, j1);
+  }
   const index_t d0 = i + j;  // the share in merged items: its tiles count one an item
   const index_t d1 = i1 + j1 > d0 ? i1 + j1 : d0;
   index_t tiles_end = d1;  // where the share's tiles end (before a span of its last segment)

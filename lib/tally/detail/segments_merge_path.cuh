@@ -1,6 +1,6 @@
 // Merge-path points of the segment kernel (segments_kernel.cuh): where a share of the merged
 // sequence of segment ends and elements starts, for a block (split_share) or a warp
-// (merge_path_point).
+// (merge_path_point), or for a whole grid once, for many calls (segments_split_kernel).
 //
 // End s (e_s = offsets[s + 1] - base) weighs W elements: the point of cost c is i ends (those with
 // s * W + e_s < c, a prefix of the ends since s * W + e_s grows with s) and
@@ -72,6 +72,35 @@ TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base
   j0 = points[0].j;
   i1 = points[1].i;
   j1 = points[1].j;
+}
+
+// The same from a segments_plan's points (block b's share runs from points[b] to points[b + 1]),
+// clamped to this call's segments and elements: offsets changed since the plan (against its
+// contract) still read nothing outside them. (Through shared memory, as split_share's, it ran no
+// faster: docs/segments.md.)
+TALLY_DEVICE void planned_share(const merge_point* points, index_t segments, index_t n, index_t& i0, index_t& j0,
+                                index_t& i1, index_t& j1) {
+  const merge_point a = points[blockIdx.x], b = points[blockIdx.x + 1];
+  i0 = lesser(a.i, segments);
+  j0 = lesser(a.j, n);
+  i1 = lesser(greater(b.i, i0), segments);
+  j1 = lesser(greater(b.j, j0), n);
+}
+
+// A segments_plan's points (reduce_segments.cuh): warp k finds point k of a grid of `grid` blocks,
+// k = 0 .. grid, as split_share would for block k's start (block grid - 1's end is point grid).
+template <index_t W, class Off>
+__global__ void segments_split_kernel(const Off* offsets, index_t segments, int grid, merge_point* points) {
+  const index_t k = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warp_size;
+  if (k > grid) return;  // warp-uniform
+  const index_t base = static_cast<index_t>(offsets[0]);
+  const index_t top = static_cast<index_t>(offsets[segments]) - base;
+  const index_t n = top > 0 ? top : 0;
+  const index_t cost = segments * W + n;
+  const index_t share = cost / grid + (cost % grid != 0);
+  const index_t c = lesser(k * share, cost);
+  const merge_point q = merge_path_point<W>(offsets, base, n, c, 0, lesser(segments, c / W + 1));
+  if (threadIdx.x % warp_size == 0) points[k] = q;
 }
 
 }  // namespace tally::detail
