@@ -8,6 +8,8 @@
 //   lib   cub_segmented | tally_default | tally_tiles (the default without row shares and short
 //         shares: every share read in tiles) | tally_groups (the default, which walks every tile of
 //         float sums and SpMV, with lane groups of 4 items for tiles of short segments) |
+//         tally_planned (float sums and SpMV with the split planned once, before timing, as
+//         cuSPARSE's preprocess is: segments_reducer::plan / plan_dot) |
 //         tally_begin_end (the begin / end form over the same segments) | tally_rows (reduce_rows on
 //         the same buffer, where every segment has one length)
 //         | cusparse_alg1 | cusparse_alg2 (CUSPARSE_SPMV_CSR_ALG1 / ALG2)
@@ -235,6 +237,17 @@ std::function<launcher()> tally_sum_call(std::shared_ptr<segment_data> data, cud
   };
 }
 
+// The same with the split planned once, before timing (segments_reducer::plan).
+template <class P>
+std::function<launcher()> tally_planned_sum_call(std::shared_ptr<segment_data> data, cudaStream_t stream) {
+  return [data, stream] {
+    auto r = std::make_shared<tally::segments_reducer<P, float>>();
+    r->reserve();
+    auto plan = std::make_shared<tally::segments_plan<int>>(r->plan(data->offsets.as<int>(), data->segments, stream));
+    return launcher([data, r, plan, stream](std::int64_t) { (*r)(data->values_f.as<float>(), *plan, data->out.as<float>(), stream); });
+  };
+}
+
 // Rows of one sum distribution: CUB, tally, and reduce_rows where every segment has one length;
 // with tiles, other tile shapes of the merge path (tally_<Threads>x<Items>).
 void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::shared_ptr<segment_data> data,
@@ -252,6 +265,8 @@ void add_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, std::
   const auto read = [&](std::function<launcher()> make) { return output_after_one_call<float>(data, make, stream); };
   rows.push_back({"float", "sum", "cub_segmented", d.name, true, bytes, cub_call, read(cub_call)});
   rows.push_back({"float", "sum", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
+  const auto planned_call = tally_planned_sum_call<tally::default_segments_policy<float>>(data, stream);
+  rows.push_back({"float", "sum", "tally_planned", d.name, false, bytes, planned_call, read(planned_call)});
   // The begin / end form on the same segments (begins = offsets, ends = offsets + 1), as CUB reads them.
   const auto begin_end_call = [data, stream] {
     auto r = std::make_shared<tally::segments_reducer<tally::default_segments_policy<float>, float>>();
@@ -375,6 +390,20 @@ std::function<launcher()> tally_spmv_call(std::shared_ptr<segment_data> data, cu
   };
 }
 
+template <class P, class T>
+std::function<launcher()> tally_planned_spmv_call(std::shared_ptr<segment_data> data, cudaStream_t stream) {
+  return [data, stream] {
+    auto r = std::make_shared<tally::segments_reducer<P, T>>();
+    r->reserve();
+    auto plan = std::make_shared<tally::segments_plan<int>>(r->plan_dot(data->offsets.as<int>(), data->segments, stream));
+    const T* values = std::is_same_v<T, float> ? static_cast<const T*>(data->values_f.get()) : static_cast<const T*>(data->values_d.get());
+    const T* x = std::is_same_v<T, float> ? static_cast<const T*>(data->x_f.get()) : static_cast<const T*>(data->x_d.get());
+    return launcher([data, r, plan, values, x, stream](std::int64_t) {
+      r->dot(values, data->col_index.as<int>(), *plan, x, data->out.as<T>(), stream);
+    });
+  };
+}
+
 template <class T>
 void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std::shared_ptr<segment_data> data,
                    cudaStream_t stream) {
@@ -392,6 +421,8 @@ void add_spmv_rows(std::vector<algorithm_row>& rows, const distribution& d, std:
   rows.push_back({type, "spmv", "cusparse_alg1", d.name, true, bytes, alg1, read(alg1)});
   rows.push_back({type, "spmv", "cusparse_alg2", d.name, true, bytes, alg2, read(alg2)});
   rows.push_back({type, "spmv", "tally_default", d.name, false, bytes, tally_call, read(tally_call)});
+  const auto planned_call = tally_planned_spmv_call<tally::default_csr_policy<T>, T>(data, stream);
+  rows.push_back({type, "spmv", "tally_planned", d.name, false, bytes, planned_call, read(planned_call)});
   rows.push_back({type, "spmv", "tally_groups", d.name, false, bytes, groups_call, read(groups_call)});
 }
 
