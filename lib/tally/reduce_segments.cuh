@@ -32,9 +32,10 @@
 //   - Planned calls, for many calls over the same offsets (a CSR matrix in an iterative solver, as
 //     cuSPARSE's SpMV preprocess): `auto plan = r.plan(d_offsets, S, stream)` (r.plan_dot for
 //     r.dot) splits the work among the grid once, on the stream; `r(d_in, plan, d_out, stream)` and
-//     `r.dot(d_values, d_cols, plan, d_x, d_y, stream)` then skip each block's searches (results
-//     bit-identical to the unplanned call's). The offsets must keep their values while the plan is
-//     used; if they change, results are meaningless but reads and writes stay in bounds.
+//     `r.dot(d_values, d_cols, plan, d_x, d_y, stream)` then skip each block's searches and share
+//     tests (results bit-identical to the unplanned call's). The offsets must keep their values
+//     while the plan is used; if they change, results are meaningless but reads and writes stay in
+//     bounds.
 #pragma once
 #include <atomic>
 #include <string>
@@ -95,8 +96,8 @@ template <class P, class T, class Op, class Determinism>
 class segments_reducer;
 
 // The merge-path split of one offsets array among a grid of blocks, made once by
-// segments_reducer::plan or plan_dot for many calls over the same offsets. Owns device memory
-// (16 bytes a block); move-only. The offsets must keep their values while the plan is used.
+// segments_reducer::plan or plan_dot for many calls over the same offsets, with each share's path
+// (whether it is read a segment a thread). Owns device memory (17 bytes a block); move-only. The offsets must keep their values while the plan is used.
 template <class Off>
 class segments_plan {
  public:
@@ -109,7 +110,7 @@ class segments_plan {
   template <class, class, class, class>
   friend class segments_reducer;
 
-  detail::device_workspace points_;  // grid + 1 merge_points
+  detail::device_workspace points_;  // grid + 1 merge_points, then a path byte a share
   const Off* offsets_ = nullptr;
   index_t segments_ = 0;
   int grid_ = 0;
@@ -337,11 +338,11 @@ class segments_reducer {
       detail::segments_kernel<K, P::threads, P::items,
                               K::elements::gathered ? P::begin_end_group_items : P::group_items, P::row_shares,
                               P::short_shares>;
-  template <class K>
+  template <class K, detail::split_mode Split>
   static constexpr auto planned_kernel =
       detail::segments_kernel<K, P::threads, P::items,
                               K::elements::gathered ? P::begin_end_group_items : P::group_items, P::row_shares,
-                              P::short_shares, true>;
+                              P::short_shares, Split>;
 
   // Resident blocks of the kernel for these types, at most max_blocks().
   template <class K>
@@ -372,11 +373,18 @@ class segments_reducer {
     plan.grid_ = grid_blocks<K>();
     plan.weight_ = K::elements::end_weight;
     if (segments == 0) return plan;
-    plan.points_.reserve((static_cast<std::size_t>(plan.grid_) + 1) * sizeof(detail::merge_point));
+    // grid + 1 points, then a path byte a share.
+    plan.points_.reserve((static_cast<std::size_t>(plan.grid_) + 1) * sizeof(detail::merge_point) + plan.grid_);
+    auto* points = static_cast<detail::merge_point*>(plan.points_.data());
     const index_t warps_a_block = 256 / detail::warp_size;
     detail::queue_kernel(detail::segments_split_kernel<K::elements::end_weight, Off>,
                          (plan.grid_ + 1 + warps_a_block - 1) / warps_a_block, 256, 0, stream, false, where, offsets,
-                         segments, plan.grid_, static_cast<detail::merge_point*>(plan.points_.data()));
+                         segments, plan.grid_, points);
+    // The shares' paths, where the kernel has short shares: the blocks run their tests and stop.
+    if constexpr (P::short_shares && K::elements::short_shares)
+      detail::queue_kernel(planned_kernel<K, detail::split_mode::planning>, plan.grid_, P::threads, 0, stream, false,
+                           where, typename K::args{offsets, segments, nullptr, typename K::elements{}}, op_,
+                           static_cast<entry*>(nullptr), static_cast<unsigned*>(nullptr), points);
     return plan;
   }
 
@@ -388,7 +396,7 @@ class segments_reducer {
     detail::queue_kernel(kernel<K>, grid_blocks<K>(), P::threads, 0, stream, programmatic_, where,
                          typename K::args{offsets, segments, out, elements}, op_,
                          reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes),
-                         static_cast<const detail::merge_point*>(nullptr));
+                         static_cast<detail::merge_point*>(nullptr));
   }
   // The planned kernel on the plan's grid (a template of its own: only planned calls instantiate it).
   template <class Elements, class Off, class Out>
@@ -396,10 +404,10 @@ class segments_reducer {
     using K = kernel_types<Elements, Off, Out>;
     check_plan(plan, K::elements::end_weight);
     auto* bytes = static_cast<unsigned char*>(workspace);
-    detail::queue_kernel(planned_kernel<K>, plan.grid_, P::threads, 0, stream, programmatic_, where,
-                         typename K::args{plan.offsets(), plan.segments(), out, elements}, op_,
+    detail::queue_kernel(planned_kernel<K, detail::split_mode::planned>, plan.grid_, P::threads, 0, stream,
+                         programmatic_, where, typename K::args{plan.offsets(), plan.segments(), out, elements}, op_,
                          reinterpret_cast<entry*>(bytes + entries_offset), reinterpret_cast<unsigned*>(bytes),
-                         static_cast<const detail::merge_point*>(plan.points_.data()));
+                         static_cast<detail::merge_point*>(plan.points_.data()));
   }
 
   // A plan serves calls of the form it was made for, on its device, on a grid the workspace holds.

@@ -131,12 +131,14 @@ inline constexpr int segments_min_blocks =
                                       : 65536 / (Threads * 85);
 
 // K: the call's types (segments_items.cuh).
-// Planned: the shares' merge-path points come from a segments_plan (points[b] to points[b + 1] for
-// block b) instead of each block's searches.
-template <class K, int Threads, int Items, int GroupItems, bool RowShares, bool ShortShares, bool Planned = false>
+// Split: how the block finds its share (split_mode). A plan (segments_plan) holds the grid's points
+// (points[b] to points[b + 1] for block b) and, after them, each share's path: a byte, bit 0 its
+// segments' mean fits a short share, bit 1 it is read as one (the planning launch writes them).
+template <class K, int Threads, int Items, int GroupItems, bool RowShares, bool ShortShares,
+          split_mode Split = split_mode::search>
 __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     segments_kernel(const typename K::args p, const typename K::op op, segment_entry<typename K::state>* entries,
-                    unsigned* ticket, const merge_point* points) {
+                    unsigned* ticket, merge_point* plan) {
   if constexpr (K::launch::programmatic) wait_for_previous_grid();  // before any global access
   using E = typename K::element;
   using S = typename K::state;
@@ -209,8 +211,8 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   const index_t share = cost / gridDim.x + (cost % gridDim.x != 0);
   const index_t c0 = lesser(static_cast<index_t>(blockIdx.x) * share, cost);
   index_t i, j, i1, j1;
-  if constexpr (Planned) {
-    planned_share(points, p.segments, n, i, j, i1, j1);
+  if constexpr (Split != split_mode::search) {
+    planned_share(plan, p.segments, n, i, j, i1, j1);
   } else {
     split_share<Threads, W>(p.offsets, p.segments, base, n, c0, lesser(c0 + share, cost), i, j, i1, j1);
   }
@@ -316,7 +318,10 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   // segments average short_mean elements or fewer goes straight to that test, without the one-length
   // test's trip to memory.
   constexpr bool short_shares = ShortShares && K::elements::short_shares;
-  const bool short_mean = short_shares && short_mean_fits(p.segments, i, j, i1, j1);
+  constexpr bool planned_path = short_shares && Split == split_mode::planned;
+  const auto paths = [&] { return reinterpret_cast<unsigned char*>(plan + gridDim.x + 1); };  // a plan's
+  const unsigned char path = planned_path ? paths()[blockIdx.x] : 0;
+  const bool short_mean = short_shares && (planned_path ? (path & 1) != 0 : short_mean_fits(p.segments, i, j, i1, j1));
   index_t length = 0;
   if constexpr (row_shares)
     if (!short_mean)
@@ -329,8 +334,16 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
   if constexpr (warp_shares) by_warps = length == 0 && warp_share_fits<Threads, E, S>(p.offsets, base, i, j, i1, j1);
   bool by_threads = false;
   typename short_segments<Off>::raw short_first[short_first_batches];  // the short share's first offsets
-  if constexpr (short_shares)
+  if constexpr (planned_path) {
+    by_threads = (path & 2) != 0;
+    if (by_threads) short_share_first<Threads>(p.offsets, p.segments, base, i, j, i1, j1, short_first);
+  } else if constexpr (short_shares) {
     by_threads = short_mean && short_share_fits<Threads>(p.offsets, p.segments, base, i, j, i1, j1, short_first);
+  }
+  if constexpr (Split == split_mode::planning) {
+    if (t == 0) paths()[blockIdx.x] = static_cast<unsigned char>((short_mean ? 1 : 0) | (by_threads ? 2 : 0));
+    return;
+  }
   if (length > 0) {
     if constexpr (row_shares) {
       __shared__ std::uint64_t row_barriers[2];

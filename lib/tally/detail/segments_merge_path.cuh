@@ -74,6 +74,11 @@ TALLY_DEVICE void split_share(const Off* offsets, index_t segments, index_t base
   j1 = points[1].j;
 }
 
+// How a segments_kernel finds its share: by its searches (split_share), from a segments_plan
+// (planned_share), or, planning, from the plan's points to record each share's path for the planned
+// calls (the short-share tests' answers), doing no other work.
+enum class split_mode { search, planned, planning };
+
 // The same from a segments_plan's points (block b's share runs from points[b] to points[b + 1]),
 // clamped to this call's segments and elements: offsets changed since the plan (against its
 // contract) still read nothing outside them. (Through shared memory, as split_share's, it ran no

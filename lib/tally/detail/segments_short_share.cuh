@@ -105,6 +105,21 @@ TALLY_DEVICE bool short_mean_fits(index_t segments, index_t i, index_t j, index_
   return last >= 0 && j1 - j <= short_mean * (last + 1) && j1 - j < (index_t{1} << 30) && last < (index_t{1} << 30);
 }
 
+// The offsets of short_share's first iteration, into first (short_share_fits loads them with its
+// test; a planned call, which knows the test's answer, with short_share_first).
+template <int Threads, class Off>
+TALLY_DEVICE void load_short_first(const short_segments<Off>& at,
+                                   typename short_segments<Off>::raw (&first)[short_first_batches]) {
+#pragma unroll
+  for (int k = 0; k < short_first_batches; ++k) first[k] = at.load(static_cast<int>(threadIdx.x) + k * Threads);
+}
+template <int Threads, class Off>
+TALLY_DEVICE void short_share_first(const Off* offsets, index_t segments, index_t base, index_t i, index_t j,
+                                    index_t i1, index_t j1,
+                                    typename short_segments<Off>::raw (&first)[short_first_batches]) {
+  load_short_first<Threads>(short_segments<Off>(offsets, segments, base, i, j, i1, j1), first);
+}
+
 // Whether a share that short_mean_fits is read by short_share: every 32 consecutive segments (a
 // warp's in an iteration) hold short_window elements or fewer. Two loads a 32 segments, all of a
 // thread's in flight, and with them the offsets of short_share's first iteration (into first).
@@ -114,8 +129,7 @@ TALLY_DEVICE bool short_share_fits(const Off* offsets, index_t segments, index_t
                                    index_t i1, index_t j1,
                                    typename short_segments<Off>::raw (&first)[short_first_batches]) {
   const short_segments<Off> at(offsets, segments, base, i, j, i1, j1);
-#pragma unroll
-  for (int k = 0; k < short_first_batches; ++k) first[k] = at.load(static_cast<int>(threadIdx.x) + k * Threads);
+  load_short_first<Threads>(at, first);
   bool fits = true;
 #pragma unroll 4
   for (int s = warp_size * static_cast<int>(threadIdx.x); s <= at.last; s += warp_size * Threads) {
