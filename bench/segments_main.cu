@@ -338,6 +338,16 @@ void add_half_sum_rows(std::vector<algorithm_row>& rows, const distribution& d, 
 }
 
 // cuSPARSE CSR SpMV of one type with one algorithm (y = A x, alpha 1, beta 0).
+// The matrix's values and x in T (the data holds float and double copies).
+template <class T>
+const T* spmv_values(const segment_data& data) {
+  return static_cast<const T*>(std::is_same_v<T, float> ? data.values_f.get() : data.values_d.get());
+}
+template <class T>
+const T* spmv_x(const segment_data& data) {
+  return static_cast<const T*>(std::is_same_v<T, float> ? data.x_f.get() : data.x_d.get());
+}
+
 template <class T>
 std::function<launcher()> cusparse_call(std::shared_ptr<segment_data> data, cusparseSpMVAlg_t alg, cudaStream_t stream) {
   return [data, alg, stream] {
@@ -355,8 +365,8 @@ std::function<launcher()> cusparse_call(std::shared_ptr<segment_data> data, cusp
     };
     constexpr cudaDataType dt = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
     auto s = std::make_shared<state>();
-    const T* values = std::is_same_v<T, float> ? static_cast<const T*>(data->values_f.get()) : static_cast<const T*>(data->values_d.get());
-    const T* x = std::is_same_v<T, float> ? static_cast<const T*>(data->x_f.get()) : static_cast<const T*>(data->x_d.get());
+    const T* values = spmv_values<T>(*data);
+    const T* x = spmv_x<T>(*data);
     BENCH_CUSPARSE(cusparseCreate(&s->handle));
     BENCH_CUSPARSE(cusparseSetStream(s->handle, stream));
     BENCH_CUSPARSE(cusparseCreateCsr(&s->a, data->segments, data->cols, data->n, data->offsets.get(), data->col_index.get(),
@@ -382,8 +392,8 @@ std::function<launcher()> tally_spmv_call(std::shared_ptr<segment_data> data, cu
   return [data, stream] {
     auto r = std::make_shared<tally::segments_reducer<P, T>>();
     r->reserve();
-    const T* values = std::is_same_v<T, float> ? static_cast<const T*>(data->values_f.get()) : static_cast<const T*>(data->values_d.get());
-    const T* x = std::is_same_v<T, float> ? static_cast<const T*>(data->x_f.get()) : static_cast<const T*>(data->x_d.get());
+    const T* values = spmv_values<T>(*data);
+    const T* x = spmv_x<T>(*data);
     return launcher([data, r, values, x, stream](std::int64_t) {
       r->dot(values, data->col_index.as<int>(), data->offsets.as<int>(), data->segments, x, data->out.as<T>(), stream);
     });
@@ -396,8 +406,8 @@ std::function<launcher()> tally_planned_spmv_call(std::shared_ptr<segment_data> 
     auto r = std::make_shared<tally::segments_reducer<P, T>>();
     r->reserve();
     auto plan = std::make_shared<tally::segments_plan<int>>(r->plan_dot(data->offsets.as<int>(), data->segments, stream));
-    const T* values = std::is_same_v<T, float> ? static_cast<const T*>(data->values_f.get()) : static_cast<const T*>(data->values_d.get());
-    const T* x = std::is_same_v<T, float> ? static_cast<const T*>(data->x_f.get()) : static_cast<const T*>(data->x_d.get());
+    const T* values = spmv_values<T>(*data);
+    const T* x = spmv_x<T>(*data);
     return launcher([data, r, plan, values, x, stream](std::int64_t) {
       r->dot(values, data->col_index.as<int>(), *plan, x, data->out.as<T>(), stream);
     });

@@ -68,14 +68,20 @@ void check_segments_pointer(const U* p, bool needed, const char* what, const cha
   check_aligned(p, what, where);
 }
 
+// The offsets' checks of every segment entry point and of a plan; no CUDA call.
+template <class Off>
+void validate_offsets(const Off* offsets, index_t segments, const char* where) {
+  static_assert(std::is_integral_v<Off>, "tally::reduce_segments: offsets must be of an integer type");
+  if (segments < 0) throw error(std::string(where) + ": num_segments = " + std::to_string(segments) + " is negative");
+  check_segments_pointer(offsets, segments > 0, "offsets", where, segments);
+}
+
 // Argument checks of every segment entry point; no CUDA call. n < 0 means "not given" (unchecked).
 template <class T, class Off, class Out>
 void validate_segments(const T* in, const Off* offsets, index_t segments, const Out* out, const char* where,
                        index_t n = -1, bool checked = false) {
-  static_assert(std::is_integral_v<Off>, "tally::reduce_segments: offsets must be of an integer type");
-  if (segments < 0) throw error(std::string(where) + ": num_segments = " + std::to_string(segments) + " is negative");
+  validate_offsets(offsets, segments, where);
   if (checked && n < 0) throw error(std::string(where) + ": n = " + std::to_string(n) + " is negative");
-  check_segments_pointer(offsets, segments > 0, "offsets", where, segments);
   check_segments_pointer(out, segments > 0, "output", where, segments);
   check_segments_pointer(in, checked ? segments > 0 && n > 0 : segments > 0, "input", where, segments);
 }
@@ -362,9 +368,7 @@ class segments_reducer {
   template <class K, class Off>
   segments_plan<Off> make_plan(const Off* offsets, index_t segments, const char* made_by, const char* call,
                                cudaStream_t stream) const {
-    static_assert(std::is_integral_v<Off>, "tally::segments_reducer::plan: offsets must be of an integer type");
-    if (segments < 0) throw error(std::string(call) + ": num_segments = " + std::to_string(segments) + " is negative");
-    detail::check_segments_pointer(offsets, segments > 0, "offsets", call, segments);
+    detail::validate_offsets(offsets, segments, call);
     workspace_.check_device();
     segments_plan<Off> plan;
     plan.made_by_ = made_by;
