@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <cuda_runtime_api.h>
 
@@ -70,11 +71,20 @@ struct tally_reducer {
   tally::device_reducer r;
 };
 
+struct tally_plan {
+  tally::offsets_plan plan;
+};
+
 namespace {
-// The reducer behind a handle, or an invalid-argument error naming the function.
-tally::device_reducer& reducer_of(tally_reducer* handle, const char* name) {
-  if (handle == nullptr) throw tally::error(std::string(name) + ": the reducer is null");
+// The reducer behind a handle, or an invalid-argument error (guarded names the function).
+tally::device_reducer& reducer_of(tally_reducer* handle) {
+  if (handle == nullptr) throw tally::error("the reducer is null");
   return handle->r;
+}
+// The plan behind a handle, likewise.
+const tally::offsets_plan& plan_of(const tally_plan* handle) {
+  if (handle == nullptr) throw tally::error("the plan is null");
+  return handle->plan;
 }
 }  // namespace
 
@@ -110,7 +120,7 @@ void tally_reducer_destroy(tally_reducer* reducer) { delete reducer; }
   }                                                                                                             \
   tally_status tally_reducer_##C_NAME(tally_reducer* r, const CT* in, int64_t n, OUTC* out, void* stream) {     \
     return guarded("tally_reducer_" #C_NAME, [&] {                                                              \
-      reducer_of(r, "tally_reducer_" #C_NAME).CPP_NAME(as<T>(in), n, as<OUT>(out), stream_of(stream));         \
+      reducer_of(r).CPP_NAME(as<T>(in), n, as<OUT>(out), stream_of(stream));         \
     });                                                                                                         \
   }
 #define TALLY_C_ROWS(C_NAME, CPP_NAME, CT, T, OUTC, OUT)                                                           \
@@ -120,7 +130,7 @@ void tally_reducer_destroy(tally_reducer* reducer) { delete reducer; }
   tally_status tally_reducer_##C_NAME(tally_reducer* r, const CT* a, int64_t m, int64_t n, int64_t ld, OUTC* out,  \
                                       void* stream) {                                                              \
     return guarded("tally_reducer_" #C_NAME, [&] {                                                                 \
-      reducer_of(r, "tally_reducer_" #C_NAME).CPP_NAME(as<T>(a), m, n, ld, as<OUT>(out), stream_of(stream));       \
+      reducer_of(r).CPP_NAME(as<T>(a), m, n, ld, as<OUT>(out), stream_of(stream));       \
     });                                                                                                            \
   }
 #define TALLY_C_MATVEC(SUFFIX, CT, T, YC, Y)                                                                               \
@@ -131,7 +141,7 @@ void tally_reducer_destroy(tally_reducer* reducer) { delete reducer; }
   tally_status tally_reducer_matvec_##SUFFIX(tally_reducer* r, const CT* a, int64_t m, int64_t n, int64_t ld, const CT* x, \
                                              YC* y, void* stream) {                                                        \
     return guarded("tally_reducer_matvec_" #SUFFIX, [&] {                                                                  \
-      reducer_of(r, "tally_reducer_matvec_" #SUFFIX).matvec(as<T>(a), m, n, ld, as<T>(x), as<Y>(y), stream_of(stream));    \
+      reducer_of(r).matvec(as<T>(a), m, n, ld, as<T>(x), as<Y>(y), stream_of(stream));    \
     });                                                                                                                    \
   }
 
@@ -235,7 +245,7 @@ TALLY_C_SORTS(f64, double, double)
   tally_status tally_reducer_segment_##OP##_##S##_o##BITS(tally_reducer* r, const CT* in, const int##BITS##_t* offsets, \
                                                           int64_t num_segments, OUTC* out, void* stream) {              \
     return guarded("tally_reducer_segment_" #OP "_" #S "_o" #BITS, [&] {                                                \
-      reducer_of(r, "tally_reducer_segment_" #OP "_" #S "_o" #BITS)                                                     \
+      reducer_of(r)                                                     \
           .segment_##OP(as<T>(in), as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream));     \
     });                                                                                                                 \
   }                                                                                                                     \
@@ -243,7 +253,7 @@ TALLY_C_SORTS(f64, double, double)
                                                                   const int##BITS##_t* offsets, int64_t num_segments,   \
                                                                   OUTC* out, void* stream) {                            \
     return guarded("tally_reducer_segment_" #OP "_checked_" #S "_o" #BITS, [&] {                                        \
-      reducer_of(r, "tally_reducer_segment_" #OP "_checked_" #S "_o" #BITS)                                             \
+      reducer_of(r)                                             \
           .segment_##OP(as<T>(in), n, as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream));  \
     });                                                                                                                 \
   }
@@ -280,7 +290,7 @@ TALLY_C_FLOAT16_SEGMENTS(bf16, __nv_bfloat16)
                                                       const int##BITS##_t* row_offsets, int64_t rows, const CT* x,     \
                                                       CT* y, void* stream) {                                           \
     return guarded("tally_reducer_csr_matvec_" #S "_o" #BITS, [&] {                                                    \
-      reducer_of(r, "tally_reducer_csr_matvec_" #S "_o" #BITS)                                                         \
+      reducer_of(r)                                                         \
           .csr_matvec(as<T>(values), as<std::int32_t>(cols), as<std::int##BITS##_t>(row_offsets), rows, as<T>(x),      \
                       as<T>(y), stream_of(stream));                                                                    \
     });                                                                                                                \
@@ -289,5 +299,63 @@ TALLY_C_CSR_MATVEC(f32, float, float, 32)
 TALLY_C_CSR_MATVEC(f32, float, float, 64)
 TALLY_C_CSR_MATVEC(f64, double, double, 32)
 TALLY_C_CSR_MATVEC(f64, double, double, 64)
+
+void tally_plan_destroy(tally_plan* plan) { delete plan; }
+
+// A plan of CALL (segment_sum, csr_matvec) on suffix S (C++ type T) over BITS-bit offsets.
+#define TALLY_C_PLAN(CALL, S, T, BITS)                                                                           \
+  tally_status tally_plan_##CALL##_##S##_o##BITS(tally_plan** plan, const int##BITS##_t* offsets, int64_t count,  \
+                                                 void* stream) {                                                \
+    return guarded("tally_plan_" #CALL "_" #S "_o" #BITS, [&] {                                                  \
+      if (plan == nullptr) throw tally::error("the place for the plan is null");                                \
+      tally::offsets_plan made = tally::plan_##CALL<T>(as<std::int##BITS##_t>(offsets), count, stream_of(stream)); \
+      *plan = new tally_plan{std::move(made)};                                                                 \
+    });                                                                                                         \
+  }
+// The planned segment_sum on suffix S (C type CT, C++ type T; results OUTC, OUT), and its reducer twin.
+#define TALLY_C_PLANNED_SUM(S, CT, T, OUTC, OUT)                                                                    \
+  TALLY_C_PLAN(segment_sum, S, T, 32)                                                                          \
+  TALLY_C_PLAN(segment_sum, S, T, 64)                                                                          \
+  tally_status tally_segment_sum_planned_##S(const CT* in, const tally_plan* plan, OUTC* out, void* stream) {       \
+    return guarded("tally_segment_sum_planned_" #S, [&] {                                                           \
+      tally::segment_sum(as<T>(in), plan_of(plan), as<OUT>(out), stream_of(stream)); \
+    });                                                                                                             \
+  }                                                                                                                 \
+  tally_status tally_reducer_segment_sum_planned_##S(tally_reducer* r, const CT* in, const tally_plan* plan, OUTC* out, \
+                                                     void* stream) {                                                \
+    constexpr const char* name = "tally_reducer_segment_sum_planned_" #S;                                          \
+    return guarded(name, [&] {                                                                                      \
+      reducer_of(r).segment_sum(as<T>(in), plan_of(plan), as<OUT>(out), stream_of(stream));            \
+    });                                                                                                             \
+  }
+TALLY_C_PLANNED_SUM(i32, int32_t, std::int32_t, int32_t, std::int32_t)
+TALLY_C_PLANNED_SUM(i64, int64_t, std::int64_t, int64_t, std::int64_t)
+TALLY_C_PLANNED_SUM(f32, float, float, float, float)
+TALLY_C_PLANNED_SUM(f64, double, double, double, double)
+TALLY_C_PLANNED_SUM(f16, uint16_t, __half, float, float)
+TALLY_C_PLANNED_SUM(bf16, uint16_t, __nv_bfloat16, float, float)
+
+// The planned csr_matvec on suffix S, and its reducer twin.
+#define TALLY_C_PLANNED_CSR_MATVEC(S, CT, T)                                                                        \
+  TALLY_C_PLAN(csr_matvec, S, T, 32)                                                                           \
+  TALLY_C_PLAN(csr_matvec, S, T, 64)                                                                           \
+  tally_status tally_csr_matvec_planned_##S(const CT* values, const int32_t* cols, const tally_plan* plan,          \
+                                            const CT* x, CT* y, void* stream) {                                     \
+    constexpr const char* name = "tally_csr_matvec_planned_" #S;                                                    \
+    return guarded(name, [&] {                                                                                      \
+      tally::csr_matvec(as<T>(values), as<std::int32_t>(cols), plan_of(plan), as<T>(x), as<T>(y),            \
+                        stream_of(stream));                                                                         \
+    });                                                                                                             \
+  }                                                                                                                 \
+  tally_status tally_reducer_csr_matvec_planned_##S(tally_reducer* r, const CT* values, const int32_t* cols,        \
+                                                    const tally_plan* plan, const CT* x, CT* y, void* stream) {     \
+    constexpr const char* name = "tally_reducer_csr_matvec_planned_" #S;                                            \
+    return guarded(name, [&] {                                                                                      \
+      reducer_of(r).csr_matvec(as<T>(values), as<std::int32_t>(cols), plan_of(plan), as<T>(x), as<T>(y), \
+                                     stream_of(stream));                                                            \
+    });                                                                                                             \
+  }
+TALLY_C_PLANNED_CSR_MATVEC(f32, float, float)
+TALLY_C_PLANNED_CSR_MATVEC(f64, double, double)
 
 }  // extern "C"

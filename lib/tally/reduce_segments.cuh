@@ -215,14 +215,16 @@ class segments_reducer {
   }
 
   // A plan of the calls r(in, plan, out) over these offsets: each block's merge-path points, found
-  // once by a small kernel on the stream (no host wait) instead of by every call's blocks.
-  template <class Off>
-  segments_plan<Off> plan(const Off* offsets, index_t segments, cudaStream_t stream = 0) {
-    return make_plan<kernel_types<detail::plain_elements<T>, Off, T>>(offsets, segments, "plan", where, stream);
+  // once by a small kernel on the stream (no host wait) instead of by every call's blocks. Out: the
+  // calls' output type (the plan takes the grid of their kernel: r.plan<float>(...) for 16-bit sums
+  // into float, as tally.hpp's).
+  template <class Out = T, class Off>
+  segments_plan<Off> plan(const Off* offsets, index_t segments, cudaStream_t stream = 0) const {
+    return make_plan<kernel_types<detail::plain_elements<T>, Off, Out>>(offsets, segments, "plan", where, stream);
   }
   // The same for r.dot(values, cols, plan, x, y) (CSR rows weigh differently in the split).
   template <class Col = int, class Off>
-  segments_plan<Off> plan_dot(const Off* row_offsets, index_t rows, cudaStream_t stream = 0) {
+  segments_plan<Off> plan_dot(const Off* row_offsets, index_t rows, cudaStream_t stream = 0) const {
     return make_plan<kernel_types<detail::csr_elements<T, Col, accum_type>, Off, T>>(row_offsets, rows, "plan_dot",
                                                                                      dot_where, stream);
   }
@@ -270,6 +272,21 @@ class segments_reducer {
     detail::validate_csr(values, cols, offsets, rows, x, y);
     detail::check_workspace(workspace, workspace_size, need(), dot_where, "a CSR matrix-vector product");
     if (rows > 0) launch(csr(values, cols, x), offsets, rows, y, workspace, stream);
+  }
+  // Planned calls with caller-provided workspace (as above).
+  template <class Off, class Out>
+  void run(const T* in, const segments_plan<Off>& plan, Out* out, void* workspace, std::size_t workspace_size,
+           cudaStream_t stream) const {
+    detail::validate_segments(in, plan.offsets(), plan.segments(), out, where);
+    detail::check_workspace(workspace, workspace_size, need(), where, "a segmented reduction");
+    if (plan.segments() > 0) launch(plain(in), plan, out, workspace, stream);
+  }
+  template <class Col, class Off, class Out>
+  void run_dot(const T* values, const Col* cols, const segments_plan<Off>& plan, const T* x, Out* y, void* workspace,
+               std::size_t workspace_size, cudaStream_t stream) const {
+    detail::validate_csr(values, cols, plan.offsets(), plan.segments(), x, y);
+    detail::check_workspace(workspace, workspace_size, need(), dot_where, "a CSR matrix-vector product");
+    if (plan.segments() > 0) launch(csr(values, cols, x), plan, y, workspace, stream);
   }
 
   // What every call needs: [ticket: 16 bytes][first bad segment: 16 bytes][2 entries a block].

@@ -52,6 +52,15 @@
  *     Segmented reductions and csr_matvec take their workspace (tens of KiB) from the stream-ordered
  *     pool (tally_reducer_segment_*, tally_reducer_csr_matvec_*: the reducer's); num_segments == 0
  *     (rows == 0) queues nothing.
+ *   tally_plan_segment_sum_<t>_o<32|64>(&plan, offsets, num_segments, stream) and
+ *   tally_plan_csr_matvec_<f32|f64>_o<32|64>(&plan, row_offsets, rows, stream): a plan, the split of
+ *     the offsets among the grid found once on the device for many calls over the same offsets
+ *     (cuSPARSE's SpMV preprocess): tally::offsets_plan. tally_segment_sum_planned_<t>(in, plan,
+ *     out, stream) and tally_csr_matvec_planned_<f32|f64>(values, cols, plan, x, y, stream) then
+ *     skip every block's searches, with the unplanned calls' bits; num_segments (rows) and the
+ *     offsets come from the plan. A plan serves the calls of the function and element type it was
+ *     made for, on its device; the offsets must keep their values while it is used. Making one
+ *     allocates (synchronously): make plans before capturing a graph. tally_plan_destroy frees it.
  *   tally_reducer_*: the same as the one-off functions (but transposes, sorts and merges), through a
  *     reducer that allocates its device workspace once, in tally_reducer_create: its calls allocate
  *     nothing (graph-capturable, but for the checked segmented reductions, which wait for their
@@ -93,6 +102,44 @@ typedef struct tally_reducer tally_reducer;
 tally_status tally_reducer_create(tally_reducer** reducer);
 /* Frees the reducer (NULL: nothing); waits for its queued work to finish. */
 void tally_reducer_destroy(tally_reducer* reducer);
+
+/* Plans of segment_sum and csr_matvec (opaque; tally::offsets_plan): *plan is written on success. */
+typedef struct tally_plan tally_plan;
+tally_status tally_plan_segment_sum_i32_o32(tally_plan** plan, const int32_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_i32_o64(tally_plan** plan, const int64_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_i64_o32(tally_plan** plan, const int32_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_i64_o64(tally_plan** plan, const int64_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_f32_o32(tally_plan** plan, const int32_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_f32_o64(tally_plan** plan, const int64_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_f64_o32(tally_plan** plan, const int32_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_f64_o64(tally_plan** plan, const int64_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_f16_o32(tally_plan** plan, const int32_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_f16_o64(tally_plan** plan, const int64_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_bf16_o32(tally_plan** plan, const int32_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_segment_sum_bf16_o64(tally_plan** plan, const int64_t* offsets, int64_t num_segments, void* stream);
+tally_status tally_plan_csr_matvec_f32_o32(tally_plan** plan, const int32_t* row_offsets, int64_t rows, void* stream);
+tally_status tally_plan_csr_matvec_f32_o64(tally_plan** plan, const int64_t* row_offsets, int64_t rows, void* stream);
+tally_status tally_plan_csr_matvec_f64_o32(tally_plan** plan, const int32_t* row_offsets, int64_t rows, void* stream);
+tally_status tally_plan_csr_matvec_f64_o64(tally_plan** plan, const int64_t* row_offsets, int64_t rows, void* stream);
+/* Frees the plan (NULL: nothing); waits for the device to finish with it. */
+void tally_plan_destroy(tally_plan* plan);
+/* Planned calls, one-off (workspace from the stream-ordered pool) and through a reducer. */
+tally_status tally_segment_sum_planned_i32(const int32_t* in, const tally_plan* plan, int32_t* out, void* stream);
+tally_status tally_segment_sum_planned_i64(const int64_t* in, const tally_plan* plan, int64_t* out, void* stream);
+tally_status tally_segment_sum_planned_f32(const float* in, const tally_plan* plan, float* out, void* stream);
+tally_status tally_segment_sum_planned_f64(const double* in, const tally_plan* plan, double* out, void* stream);
+tally_status tally_segment_sum_planned_f16(const uint16_t* in, const tally_plan* plan, float* out, void* stream);
+tally_status tally_segment_sum_planned_bf16(const uint16_t* in, const tally_plan* plan, float* out, void* stream);
+tally_status tally_csr_matvec_planned_f32(const float* values, const int32_t* cols, const tally_plan* plan, const float* x, float* y, void* stream);
+tally_status tally_csr_matvec_planned_f64(const double* values, const int32_t* cols, const tally_plan* plan, const double* x, double* y, void* stream);
+tally_status tally_reducer_segment_sum_planned_i32(tally_reducer* reducer, const int32_t* in, const tally_plan* plan, int32_t* out, void* stream);
+tally_status tally_reducer_segment_sum_planned_i64(tally_reducer* reducer, const int64_t* in, const tally_plan* plan, int64_t* out, void* stream);
+tally_status tally_reducer_segment_sum_planned_f32(tally_reducer* reducer, const float* in, const tally_plan* plan, float* out, void* stream);
+tally_status tally_reducer_segment_sum_planned_f64(tally_reducer* reducer, const double* in, const tally_plan* plan, double* out, void* stream);
+tally_status tally_reducer_segment_sum_planned_f16(tally_reducer* reducer, const uint16_t* in, const tally_plan* plan, float* out, void* stream);
+tally_status tally_reducer_segment_sum_planned_bf16(tally_reducer* reducer, const uint16_t* in, const tally_plan* plan, float* out, void* stream);
+tally_status tally_reducer_csr_matvec_planned_f32(tally_reducer* reducer, const float* values, const int32_t* cols, const tally_plan* plan, const float* x, float* y, void* stream);
+tally_status tally_reducer_csr_matvec_planned_f64(tally_reducer* reducer, const double* values, const int32_t* cols, const tally_plan* plan, const double* x, double* y, void* stream);
 
 /* Transposes: no workspace. */
 tally_status tally_transpose_16(const void* in, void* out, int64_t rows, int64_t cols, void* stream);

@@ -17,6 +17,8 @@
 //   tally::merge(d_keys, d_offsets, lists, n, d_merged, stream);  // sorted lists into one
 //   tally::segment_sum(d_in, d_offsets, S, d_sums, stream);  // segment s: in[offsets[s], offsets[s + 1])
 //   tally::csr_matvec(d_vals, d_cols, d_row_offsets, M, d_x, d_y, stream);  // CSR y = A x
+//   tally::offsets_plan plan = tally::plan_csr_matvec<float>(d_row_offsets, M, stream);  // split once,
+//   tally::csr_matvec(d_vals, d_cols, plan, d_x, d_y, stream);                           // call often
 //
 //   tally::device_reducer r;                            // allocates its workspace once, here
 //   r.sum(d_a, n, d_sum, stream);                       // later calls allocate nothing
@@ -89,6 +91,8 @@
 //   type T), cols int32, row_offsets int32 or int64. The unchecked precondition above holds for
 //   row_offsets, and every column index must be a valid index of x; an empty row gives 0;
 //   rows == 0 queues nothing.
+// Planned calls (offsets_plan, below): segment_sum and csr_matvec over a plan made once for many
+//   calls over the same offsets, with the unplanned calls' bits.
 //
 // Every function
 //   - takes device pointers: `in` holds n elements (it may be null when n == 0), `out` one result
@@ -189,7 +193,20 @@
 #define TALLY_CSR_MATVEC_(T, OFFSET)                                                                          \
   void csr_matvec(const T* values, const std::int32_t* cols, const OFFSET* row_offsets, index_t rows, const T* x, \
                   T* y, cudaStream_t stream = 0);
+// Planned calls (over an offsets_plan): segment_sum on T with results OUT; csr_matvec on T.
+#define TALLY_PLANNED_SUM_(T, OUT) void segment_sum(const T* in, const offsets_plan& plan, OUT* out, cudaStream_t stream = 0);
+#define TALLY_PLANNED_CSR_MATVEC_(T)                                                                                \
+  void csr_matvec(const T* values, const std::int32_t* cols, const offsets_plan& plan, const T* x, T* y, \
+                  cudaStream_t stream = 0);
 #define TALLY_EVERY_SEGMENT_                                           \
+  TALLY_PLANNED_SUM_(std::int32_t, std::int32_t)                       \
+  TALLY_PLANNED_SUM_(std::int64_t, std::int64_t)                       \
+  TALLY_PLANNED_SUM_(float, float)                                     \
+  TALLY_PLANNED_SUM_(double, double)                                   \
+  TALLY_PLANNED_SUM_(__half, float)                                    \
+  TALLY_PLANNED_SUM_(__nv_bfloat16, float)                             \
+  TALLY_PLANNED_CSR_MATVEC_(float)                                     \
+  TALLY_PLANNED_CSR_MATVEC_(double)                                    \
   TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, std::int32_t)            \
   TALLY_ALL_OPS_(TALLY_SEGMENTS64_, segment_, std::int32_t)            \
   TALLY_ALL_OPS_(TALLY_SEGMENTS32_, segment_, std::int64_t)            \
@@ -219,7 +236,74 @@ struct value_bits {
                 "tally::sort_by_key: values are trivially copyable 4- or 8-byte types (use <tally/sort.cuh> for others)");
   typedef typename std::conditional<sizeof(V) == 4, std::uint32_t, std::uint64_t>::type type;
 };
+struct offsets_plan_impl;    // defined in the library: the split, its offsets type and its maker
+struct offsets_plan_access;  // the library's way in
+// The element type a plan is made for (plan_segment_sum<T>, plan_csr_matvec<T>).
+template <class T>
+struct plan_for {};
 }  // namespace detail
+
+// A plan: the split of one offsets array among the blocks of a grid, and each share's path, found
+// once on the device for many calls over the same offsets (a CSR matrix in an iterative solver: what
+// cuSPARSE's SpMV preprocess is to cusparseSpMV). Planned calls skip every block's searches and
+// tests, and give the unplanned call's bits (H200: float segment sums of 1 - 8 elements 11 - 14 %
+// faster, SpMV up to 3.5 %; docs/segments.md).
+//   offsets_plan plan = plan_segment_sum<T>(offsets, num_segments, stream);   // serves segment_sum on T
+//   offsets_plan plan = plan_csr_matvec<T>(row_offsets, rows, stream);        // serves csr_matvec on T
+// - Made on the stream (two small kernels, no host wait) after its own allocation (some 17 bytes a
+//   resident block, cudaMalloc, synchronous): make plans before capturing a graph; the planned
+//   calls capture like the unplanned ones.
+// - Serves the calls it was made for (the function and element type, on the device current when it
+//   was made); any other throws tally::error naming its maker. num_segments comes from the plan.
+// - The offsets must keep their values while the plan is used: it holds their pointer, not a copy.
+//   If they change, results are meaningless but no read or write leaves the input, the offsets and
+//   out[0, num_segments).
+// - Movable, not copyable. A default-constructed or moved-from plan is empty and serves nothing.
+class offsets_plan {
+ public:
+  offsets_plan() noexcept;
+  ~offsets_plan();
+  offsets_plan(offsets_plan&& other) noexcept;
+  offsets_plan& operator=(offsets_plan&& other) noexcept;
+  offsets_plan(const offsets_plan&) = delete;
+  offsets_plan& operator=(const offsets_plan&) = delete;
+
+  bool empty() const noexcept;
+  index_t num_segments() const noexcept;  // 0 when empty
+
+ private:
+  friend struct detail::offsets_plan_access;
+  std::unique_ptr<detail::offsets_plan_impl> impl_;
+};
+
+namespace detail {
+// The makers of plans, one element type each (the templates below pick one by its tag).
+#define TALLY_PLAN_MAKER_(NAME, T)                                                                      \
+  offsets_plan NAME(plan_for<T>, const std::int32_t* offsets, index_t num_segments, cudaStream_t stream); \
+  offsets_plan NAME(plan_for<T>, const std::int64_t* offsets, index_t num_segments, cudaStream_t stream);
+TALLY_PLAN_MAKER_(plan_segment_sum, std::int32_t)
+TALLY_PLAN_MAKER_(plan_segment_sum, std::int64_t)
+TALLY_PLAN_MAKER_(plan_segment_sum, float)
+TALLY_PLAN_MAKER_(plan_segment_sum, double)
+TALLY_PLAN_MAKER_(plan_segment_sum, __half)
+TALLY_PLAN_MAKER_(plan_segment_sum, __nv_bfloat16)
+TALLY_PLAN_MAKER_(plan_csr_matvec, float)
+TALLY_PLAN_MAKER_(plan_csr_matvec, double)
+#undef TALLY_PLAN_MAKER_
+}  // namespace detail
+
+// A plan of segment_sum on T (int32, int64, float, double, __half, __nv_bfloat16) over these
+// offsets (Offset: std::int32_t or std::int64_t, device memory, the unchecked form's precondition);
+// num_segments == 0 gives a plan of no segments, whose calls queue nothing.
+template <class T, class Offset>
+offsets_plan plan_segment_sum(const Offset* offsets, index_t num_segments, cudaStream_t stream = 0) {
+  return detail::plan_segment_sum(detail::plan_for<T>(), offsets, num_segments, stream);
+}
+// A plan of csr_matvec on T (float, double) over these row offsets.
+template <class T, class Offset>
+offsets_plan plan_csr_matvec(const Offset* row_offsets, index_t rows, cudaStream_t stream = 0) {
+  return detail::plan_csr_matvec(detail::plan_for<T>(), row_offsets, rows, stream);
+}
 
 // One-off reductions: a call whose n needs more than one block takes its workspace (at most tens
 // of KiB) from tally's stream-ordered memory pool of the device (cudaMallocFromPoolAsync /
@@ -272,6 +356,9 @@ TALLY_SORT_(double)
 //       index_t num_segments, Out* out, cudaStream_t stream = 0);   // checked against n first
 //   void csr_matvec(const T* values, const std::int32_t* cols, const Offset* row_offsets, index_t rows,
 //                   const T* x, T* y, cudaStream_t stream = 0);
+//   void segment_sum(const T* in, const offsets_plan& plan, Out* out, cudaStream_t stream = 0);
+//   void csr_matvec(const T* values, const std::int32_t* cols, const offsets_plan& plan, const T* x, T* y,
+//                   cudaStream_t stream = 0);                       // planned: offsets and count from the plan
 TALLY_EVERY_SEGMENT_
 
 // Reductions that never allocate: the object owns one device workspace, allocated in the
@@ -317,6 +404,8 @@ class device_reducer {
 }  // namespace tally
 
 #undef TALLY_EVERY_SEGMENT_
+#undef TALLY_PLANNED_CSR_MATVEC_
+#undef TALLY_PLANNED_SUM_
 #undef TALLY_CSR_MATVEC_
 #undef TALLY_SEGMENTS64_
 #undef TALLY_SEGMENTS32_

@@ -2,7 +2,8 @@
 // tally_hpp_test.cu, tally_hpp_templates_test.cu, tally_hpp_sort_test.cu and
 // tally_hpp_segments_test.cu check against the host, CUB and the templates), on the same input:
 // bit-identical, one-off and (reductions, rows, matvec, segmented reductions, csr_matvec) through one
-// tally_reducer; the checked segmented reductions against the unchecked C++ ones; the status and
+// tally_reducer; the checked segmented reductions against the unchecked C++ ones; the planned
+// segment_sum and csr_matvec against the unplanned C++ ones; the status and
 // message of a reducer's failures. (The host test tally_h_errors_test.cpp checks the statuses and
 // messages of argument failures.)
 #include <cstdint>
@@ -287,10 +288,11 @@ void check_segment(const char* name, tally_reducer* r, C c_fn, CChecked c_checke
   }
 }
 
-// csr_matvec: the C function, one-off and through the reducer r, against tally.hpp's (taken by its
-// exact type), no rows and ragged ones.
-template <class T, class Offset, class C, class CR>
-void check_csr(const char* name, tally_reducer* r, C c_fn, CR c_reducer_fn) {
+// csr_matvec: the C function, one-off and through the reducer r, and the planned C call over a plan
+// from the C maker (planned(nullptr, ...): one-off), against tally.hpp's (taken by its exact type),
+// no rows and ragged ones.
+template <class T, class Offset, class C, class CR, class MakePlan, class Planned>
+void check_csr(const char* name, tally_reducer* r, C c_fn, CR c_reducer_fn, MakePlan make_plan, Planned planned) {
   void (*const cpp_fn)(const T*, const std::int32_t*, const Offset*, index_t, const T*, T*, cudaStream_t) = tally::csr_matvec;
   for (const index_t rows : {index_t{0}, index_t{3000}}) {
     const auto offsets = ragged_offsets<Offset>(rows);
@@ -302,24 +304,103 @@ void check_csr(const char* name, tally_reducer* r, C c_fn, CR c_reducer_fn) {
     const dataset<T> values(nnz, next_seed()), x(ncols, next_seed());
     const auto d_offsets = upload_vector(offsets);
     const auto d_cols = upload_vector(cols.empty() ? std::vector<std::int32_t>(1, 0) : cols);
-    device_buffer<T> c(static_cast<std::size_t>(rows + 1)), via_reducer(static_cast<std::size_t>(rows + 1)),
-        cpp(static_cast<std::size_t>(rows + 1));
+    const auto outputs = static_cast<std::size_t>(rows + 1);
+    device_buffer<T> c(outputs), via_reducer(outputs), c_planned(outputs), planned_via_reducer(outputs), cpp(outputs);
     c.poison();
     via_reducer.poison();
+    c_planned.poison();
+    planned_via_reducer.poison();
     cpp.poison();
     REQUIRE_MESSAGE(c_fn(values.data(), d_cols.get(), d_offsets.get(), rows, x.data(), c.get(), nullptr) == TALLY_SUCCESS,
                     tally_last_error());
     REQUIRE_MESSAGE(c_reducer_fn(r, values.data(), d_cols.get(), d_offsets.get(), rows, x.data(), via_reducer.get(), nullptr) ==
                         TALLY_SUCCESS,
                     tally_last_error());
+    tally_plan* plan = nullptr;
+    REQUIRE_MESSAGE(make_plan(&plan, d_offsets.get(), rows, nullptr) == TALLY_SUCCESS, tally_last_error());
+    REQUIRE_MESSAGE(planned(nullptr, values.data(), d_cols.get(), plan, x.data(), c_planned.get(), nullptr) == TALLY_SUCCESS,
+                    tally_last_error());
+    REQUIRE_MESSAGE(planned(r, values.data(), d_cols.get(), plan, x.data(), planned_via_reducer.get(), nullptr) == TALLY_SUCCESS,
+                    tally_last_error());
     cpp_fn(values.data(), d_cols.get(), d_offsets.get(), rows, x.data(), cpp.get(), 0);
     TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
     CHECK(c.bytes() == cpp.bytes());
     CHECK(via_reducer.bytes() == cpp.bytes());
+    CHECK(c_planned.bytes() == cpp.bytes());
+    CHECK(planned_via_reducer.bytes() == cpp.bytes());
+    tally_plan_destroy(plan);
+  }
+}
+
+// The planned segment_sum: a plan from the C maker, then the planned C call, one-off
+// (planned(nullptr, ...)) and through the reducer r, against tally.hpp's unplanned segment_sum on
+// the same input, with no segment and with ragged ones.
+template <class T, class Out, class Offset, class MakePlan, class Planned>
+void check_planned_sum(const char* name, tally_reducer* r, MakePlan make_plan, Planned planned) {
+  for (const index_t count : {index_t{0}, index_t{5000}}) {
+    const auto offsets = ragged_offsets<Offset>(count);
+    INFO(name << ", " << count << " segments");
+    const dataset<T> d(offsets.back(), next_seed());
+    const auto d_offsets = upload_vector(offsets);
+    const auto outputs = static_cast<std::size_t>(count + 1);
+    device_buffer<Out> c(outputs), via_reducer(outputs), cpp(outputs);
+    c.poison();
+    via_reducer.poison();
+    cpp.poison();
+    tally_plan* plan = nullptr;
+    REQUIRE_MESSAGE(make_plan(&plan, d_offsets.get(), count, nullptr) == TALLY_SUCCESS, tally_last_error());
+    REQUIRE_MESSAGE(planned(nullptr, c_ptr(d.data()), plan, c.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    REQUIRE_MESSAGE(planned(r, c_ptr(d.data()), plan, via_reducer.get(), nullptr) == TALLY_SUCCESS, tally_last_error());
+    tally::segment_sum(d.data(), d_offsets.get(), count, cpp.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(c.bytes() == cpp.bytes());
+    CHECK(via_reducer.bytes() == cpp.bytes());
+    tally_plan_destroy(plan);
   }
 }
 
 }  // namespace
+
+// The planned segment_sum on suffix S over BITS-bit offsets (C++ type T, results OUT; C results COUT).
+#define C_PLANNED_SUM(T, OUT, COUT, S, BITS)                                                                          \
+  check_planned_sum<T, OUT, std::int##BITS##_t>(                                                                      \
+      "tally_segment_sum_planned_" #S ", plan of " #BITS "-bit offsets", r, tally_plan_segment_sum_##S##_o##BITS,     \
+      [](tally_reducer* h, auto in, const tally_plan* p, OUT* out, void* s) {                                         \
+        return h != nullptr ? tally_reducer_segment_sum_planned_##S(h, in, p, c_out<OUT, COUT>(out), s)               \
+                            : tally_segment_sum_planned_##S(in, p, c_out<OUT, COUT>(out), s);                         \
+      })
+#define C_PLANNED_SUMS(T, OUT, COUT, S) \
+  C_PLANNED_SUM(T, OUT, COUT, S, 32);   \
+  C_PLANNED_SUM(T, OUT, COUT, S, 64)
+
+TEST_CASE("tally.h: planned segment_sum (every type) equals tally.hpp's unplanned one, one-off and through a tally_reducer; a plan refused by another call") {
+  tally_reducer* r = nullptr;
+  REQUIRE_MESSAGE(tally_reducer_create(&r) == TALLY_SUCCESS, tally_last_error());
+  C_PLANNED_SUMS(std::int32_t, std::int32_t, std::int32_t, i32);
+  C_PLANNED_SUMS(std::int64_t, std::int64_t, std::int64_t, i64);
+  C_PLANNED_SUMS(float, float, float, f32);
+  C_PLANNED_SUMS(double, double, double, f64);
+  C_PLANNED_SUMS(__half, float, float, f16);
+  C_PLANNED_SUMS(__nv_bfloat16, float, float, bf16);
+
+  const dataset<float> data(100, next_seed());
+  const auto offsets = upload_vector(std::vector<std::int32_t>{0, 10, 100});
+  const auto cols = upload_vector(std::vector<std::int32_t>(100, 3));
+  device_buffer<float> out(2);
+  out.poison();
+  const auto before = out.bytes();
+  tally_plan* sums = nullptr;
+  REQUIRE_MESSAGE(tally_plan_segment_sum_f32_o32(&sums, offsets.get(), 2, nullptr) == TALLY_SUCCESS, tally_last_error());
+  CHECK(tally_reducer_csr_matvec_planned_f32(r, data.data(), cols.get(), sums, data.data(), out.get(), nullptr) ==
+        TALLY_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(tally_last_error()) ==
+        "tally_reducer_csr_matvec_planned_f32: tally::device_reducer::csr_matvec: a plan made by "
+        "tally::plan_segment_sum<float> cannot serve this call, which takes one made by tally::plan_csr_matvec<float>");
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(out.bytes() == before);
+  tally_plan_destroy(sums);
+  tally_reducer_destroy(r);
+}
 
 // A segmented reduction with BITS-bit offsets: C unchecked and C checked (one-off with a null
 // reducer h, tally_reducer_* otherwise), C++. COUT: the C output type.
@@ -350,10 +431,15 @@ void check_csr(const char* name, tally_reducer* r, C c_fn, CR c_reducer_fn) {
   C_SEGMENT_OFFSETS(T, float, float, max, S)
 
 #define C_CSR(S, T, BITS)                                                                                     \
-  check_csr<T, std::int##BITS##_t>("tally_csr_matvec_" #S "_o" #BITS, r, tally_csr_matvec_##S##_o##BITS, \
-                                   tally_reducer_csr_matvec_##S##_o##BITS)
+  check_csr<T, std::int##BITS##_t>(                                                                           \
+      "tally_csr_matvec_" #S "_o" #BITS, r, tally_csr_matvec_##S##_o##BITS, tally_reducer_csr_matvec_##S##_o##BITS, \
+      tally_plan_csr_matvec_##S##_o##BITS,                                                                    \
+      [](tally_reducer* h, const T* v, const std::int32_t* c, const tally_plan* p, const T* x, T* y, void* s) { \
+        return h != nullptr ? tally_reducer_csr_matvec_planned_##S(h, v, c, p, x, y, s)                       \
+                            : tally_csr_matvec_planned_##S(v, c, p, x, y, s);                                 \
+      })
 
-TEST_CASE("tally.h: segmented reductions (unchecked and checked, 32- and 64-bit offsets) and csr_matvec equal tally.hpp's, one-off and through a tally_reducer") {
+TEST_CASE("tally.h: segmented reductions (unchecked and checked, 32- and 64-bit offsets) and csr_matvec (unplanned and planned) equal tally.hpp's, one-off and through a tally_reducer") {
   tally_reducer* r = nullptr;
   REQUIRE_MESSAGE(tally_reducer_create(&r) == TALLY_SUCCESS, tally_last_error());
   C_ALL_SEGMENTS(std::int32_t, i32);

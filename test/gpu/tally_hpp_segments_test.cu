@@ -11,7 +11,9 @@
 // untouched; the input is never written; nothing past the last segment is written. Every function
 // again through one device_reducer (its members, unchecked and checked), bit for bit the same; a
 // segment_sum and a csr_matvec of a device_reducer captured into a CUDA graph; the checked member's
-// errors. (tally_h_test.cu checks the C functions against these; the host tests
+// errors. Plans (offsets_plan): planned segment_sum on every type and csr_matvec, the unplanned
+// calls' bits; plans refused by other calls, empty plans; planned calls captured into a graph.
+// (tally_h_test.cu checks the C functions against these; the host tests
 // tally_hpp_errors_test.cpp and tally_h_errors_test.cpp check the argument errors.)
 #include <cmath>
 #include <cstdint>
@@ -223,7 +225,153 @@ void check_csr_on(const segment_layout& l, index_t ncols, const device_buffer<st
   check_csr_with<T, std::int64_t>(l, values, cols, x, truth, r);
 }
 
+// Layouts for plans: layouts(), and short segments (shares read a segment a thread, whose paths the
+// plan records).
+std::vector<segment_layout> plan_layouts() {
+  std::vector<segment_layout> out = layouts();
+  out.push_back({offsets_of(draw_lengths(100003, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 5); })),
+                 next_seed()});
+  return out;
+}
+
+// segment_sum on T over a plan of Offset offsets (plan_segment_sum<T>), free and through r: the
+// unplanned call's bits, call after call; nothing past the last segment; the input untouched.
+template <class T, class Offset>
+void check_planned_sum(const segment_layout& l, device_reducer& r) {
+  using Out = lib_out<T, op::sum>;
+  const index_t S = l.segments();
+  INFO("planned segment_sum, offsets of " << sizeof(Offset) << " bytes, " << l.describe());
+  const dataset<T> data(l.end(), l.seed);
+  const auto offsets = upload<Offset>(l.offsets);
+  const Offset* o = offsets.get();
+  const auto count = static_cast<std::size_t>(S + 1);
+  device_buffer<Out> unplanned(count), planned(count), reused(count);
+  unplanned.poison();
+  planned.poison();
+  reused.poison();
+  const offsets_plan plan = plan_segment_sum<T>(o, S);
+  CHECK(!plan.empty());
+  CHECK(plan.num_segments() == S);
+  tally::segment_sum(data.data(), o, S, unplanned.get());
+  for (int call = 0; call < 2; ++call) {
+    tally::segment_sum(data.data(), plan, planned.get());
+    r.segment_sum(data.data(), plan, reused.get());
+    TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(planned.bytes() == unplanned.bytes());
+    CHECK(reused.bytes() == unplanned.bytes());
+  }
+  CHECK(data.changed() == 0);
+}
+
+template <class T>
+void check_planned_sums_on(const char* type, device_reducer& r) {
+  INFO("element type " << type);
+  for (const auto& l : plan_layouts()) {
+    check_planned_sum<T, std::int32_t>(l, r);
+    check_planned_sum<T, std::int64_t>(l, r);
+  }
+}
+
+// csr_matvec on T over a plan of Offset row offsets (plan_csr_matvec<T>), free and through r: the
+// unplanned call's bits.
+template <class T, class Offset>
+void check_planned_csr(const segment_layout& l, device_reducer& r) {
+  const index_t S = l.segments(), ncols = 1 + static_cast<index_t>(l.seed % 5000);
+  INFO("planned csr_matvec, row offsets of " << sizeof(Offset) << " bytes, " << l.describe());
+  const std::uint64_t col_seed = next_seed();
+  std::vector<index_t> cols(static_cast<std::size_t>(l.end()));
+  for (index_t j = 0; j < l.end(); ++j) cols[j] = csr_col(col_seed, j, ncols);
+  const auto d_cols = upload<std::int32_t>(cols);
+  const std::int32_t* c = d_cols.get();
+  const dataset<T> values(l.end(), l.seed), x(ncols, next_seed());
+  const auto offsets = upload<Offset>(l.offsets);
+  const Offset* o = offsets.get();
+  const auto count = static_cast<std::size_t>(S + 1);
+  device_buffer<T> unplanned(count), planned(count), reused(count);
+  unplanned.poison();
+  planned.poison();
+  reused.poison();
+  const offsets_plan plan = plan_csr_matvec<T>(o, S);
+  CHECK(plan.num_segments() == S);
+  tally::csr_matvec(values.data(), c, o, S, x.data(), unplanned.get());
+  tally::csr_matvec(values.data(), c, plan, x.data(), planned.get());
+  r.csr_matvec(values.data(), c, plan, x.data(), reused.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(planned.bytes() == unplanned.bytes());
+  CHECK(reused.bytes() == unplanned.bytes());
+  CHECK(values.changed() == 0);
+}
+
 }  // namespace
+
+TEST_CASE("tally.hpp planned segment_sum (every element type) and csr_matvec (float, double), 32- and 64-bit offsets, free and through a device_reducer: the unplanned calls' bits") {
+  device_reducer r;
+  check_planned_sums_on<std::int32_t>("int32", r);
+  check_planned_sums_on<std::int64_t>("int64", r);
+  check_planned_sums_on<float>("float", r);
+  check_planned_sums_on<double>("double", r);
+  check_planned_sums_on<__half>("__half", r);
+  check_planned_sums_on<__nv_bfloat16>("__nv_bfloat16", r);
+  for (const auto& l : plan_layouts()) {
+    check_planned_csr<float, std::int32_t>(l, r);
+    check_planned_csr<float, std::int64_t>(l, r);
+    check_planned_csr<double, std::int32_t>(l, r);
+    check_planned_csr<double, std::int64_t>(l, r);
+  }
+}
+
+TEST_CASE("tally.hpp plans serve the calls they were made for: other calls, empty plans and bad arguments are named, the output untouched") {
+  const dataset<float> data(100, next_seed());
+  const dataset<double> wide(100, next_seed());
+  const auto offsets = upload<std::int32_t>({0, 10, 20, 30, 100});
+  const std::int32_t* o = offsets.get();
+  const auto cols = upload<std::int32_t>(std::vector<index_t>(100, 3));
+  const std::int32_t* c = cols.get();
+  device_buffer<float> out(4);
+  device_buffer<double> wide_out(4);
+  out.poison();
+  wide_out.poison();
+  const auto before = out.bytes();
+  const auto wide_before = wide_out.bytes();
+  device_reducer r;
+  const offsets_plan sums = plan_segment_sum<float>(o, 4);
+  const offsets_plan products = plan_csr_matvec<float>(o, 4);
+  CHECK(contains(argument_error_of([&] { tally::segment_sum(wide.data(), sums, wide_out.get()); }),
+                 "tally::segment_sum: a plan made by tally::plan_segment_sum<float> cannot serve this call, which takes one "
+                 "made by tally::plan_segment_sum<double>"));
+  CHECK(contains(argument_error_of([&] { r.csr_matvec(data.data(), c, sums, data.data(), out.get()); }),
+                 "tally::device_reducer::csr_matvec: a plan made by tally::plan_segment_sum<float> cannot serve this call, "
+                 "which takes one made by tally::plan_csr_matvec<float>"));
+  CHECK(contains(argument_error_of([&] { tally::segment_sum(data.data(), products, out.get()); }),
+                 "tally::segment_sum: a plan made by tally::plan_csr_matvec<float> cannot serve this call"));
+  offsets_plan moved = plan_segment_sum<float>(o, 4);
+  const offsets_plan taker(std::move(moved));
+  CHECK(moved.empty());
+  CHECK(moved.num_segments() == 0);
+  CHECK(taker.num_segments() == 4);
+  CHECK(contains(argument_error_of([&] { r.segment_sum(data.data(), moved, out.get()); }),
+                 "tally::device_reducer::segment_sum: the plan is empty (default-constructed or moved from)"));
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(wide.data(), c, offsets_plan(), wide.data(), wide_out.get()); }),
+                 "tally::csr_matvec: the plan is empty (default-constructed or moved from)"));
+  CHECK(contains(argument_error_of([&] { tally::segment_sum(static_cast<const float*>(nullptr), taker, out.get()); }),
+                 "tally::segment_sum: input pointer is null but num_segments = 4"));
+  CHECK(contains(argument_error_of([&] { (void)plan_segment_sum<double>(static_cast<const std::int64_t*>(nullptr), 3); }),
+                 "tally::plan_segment_sum<double>: offsets pointer is null but num_segments = 3"));
+  CHECK(contains(argument_error_of([&] { (void)plan_csr_matvec<float>(o, -1); }),
+                 "tally::plan_csr_matvec<float>: num_segments = -1 is negative"));
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(out.bytes() == before);
+  CHECK(wide_out.bytes() == wide_before);
+  // The plan that served: it writes.
+  tally::segment_sum(data.data(), taker, out.get());
+  TALLY_TEST_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(out.bytes() != before);
+  // A plan of no segments: its calls queue nothing, null pointers and all.
+  const offsets_plan none = plan_csr_matvec<double>(static_cast<const std::int64_t*>(nullptr), 0);
+  CHECK(none.num_segments() == 0);
+  CHECK_NOTHROW(tally::csr_matvec(static_cast<const double*>(nullptr), nullptr, none, nullptr, nullptr));
+  CHECK_NOTHROW(r.csr_matvec(static_cast<const double*>(nullptr), nullptr, none, nullptr, nullptr));
+}
 
 TEST_CASE("tally.hpp segmented reductions on int32 and int64: unchecked and checked, free and through a device_reducer, equal the template bit for bit and the host") {
   device_reducer r;
@@ -324,7 +472,7 @@ TEST_CASE("tally.hpp segmented reductions and csr_matvec: on a stream, the same 
   TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(s));
 }
 
-TEST_CASE("tally.hpp: segment_sum and csr_matvec through a device_reducer allocate nothing, so they capture into a CUDA graph") {
+TEST_CASE("tally.hpp: segment_sum and csr_matvec through a device_reducer, unplanned and planned, allocate nothing, so they capture into a CUDA graph") {
   cudaStream_t s;
   TALLY_TEST_CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   device_reducer r;
@@ -341,12 +489,16 @@ TEST_CASE("tally.hpp: segment_sum and csr_matvec through a device_reducer alloca
   const auto* c = static_cast<const std::int32_t*>(d_cols.get());
   const auto* o = static_cast<const std::int32_t*>(offsets.get());
   const auto count = static_cast<std::size_t>(S);
-  device_buffer<float> sums(count), y(count), want_sums(count), want_y(count);
+  device_buffer<float> sums(count), y(count), planned_sums(count), planned_y(count), want_sums(count), want_y(count);
 
   {
+    const offsets_plan sum_plan = plan_segment_sum<float>(o, S, s);  // before the capture: plans allocate
+    const offsets_plan csr_plan = plan_csr_matvec<float>(o, S, s);
     const captured_graph graph(s, [&] {
       r.segment_sum(data.data(), o, S, sums.get(), s);
       r.csr_matvec(data.data(), c, o, S, x.data(), y.get(), s);
+      r.segment_sum(data.data(), sum_plan, planned_sums.get(), s);
+      r.csr_matvec(data.data(), c, csr_plan, x.data(), planned_y.get(), s);
     });
     tally::segment_sum(data.data(), o, S, want_sums.get(), s);
     tally::csr_matvec(data.data(), c, o, S, x.data(), want_y.get(), s);
@@ -356,8 +508,10 @@ TEST_CASE("tally.hpp: segment_sum and csr_matvec through a device_reducer alloca
         [&] {
           CHECK(sums.bytes() == want_sums.bytes());
           CHECK(y.bytes() == want_y.bytes());
+          CHECK(planned_sums.bytes() == want_sums.bytes());
+          CHECK(planned_y.bytes() == want_y.bytes());
         },
-        sums, y);
+        sums, y, planned_sums, planned_y);
   }
   TALLY_TEST_CHECK_CUDA(cudaStreamDestroy(s));
 }

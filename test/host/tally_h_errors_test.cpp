@@ -175,3 +175,28 @@ TEST_CASE("tally.h: segmented reductions and csr_matvec reject bad arguments wit
   CHECK(tally_segment_arg_min_checked_f64_o32(nullptr, 0, nullptr, 0, nullptr, nullptr) == TALLY_SUCCESS);
   CHECK(tally_csr_matvec_f32_o64(nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr) == TALLY_SUCCESS);
 }
+
+TEST_CASE("tally.h: plans: null handles and bad offsets are argument errors, and no plan is written") {
+  alignas(16) std::int32_t offsets32[4] = {0, 2, 2, 8};
+  alignas(16) float in[8] = {}, out[3] = {7, 7, 7};
+  alignas(16) std::int32_t cols[8] = {};
+  tally_plan* const untouched = reinterpret_cast<tally_plan*>(&offsets32[1]);  // never dereferenced
+  tally_plan* plan = untouched;
+  CHECK(invalid_argument_of([&] { return tally_plan_segment_sum_f32_o32(nullptr, offsets32, 3, nullptr); }) ==
+        "tally_plan_segment_sum_f32_o32: the place for the plan is null");
+  CHECK(invalid_argument_of([&] { return tally_plan_csr_matvec_f64_o64(&plan, nullptr, 3, nullptr); }) ==
+        "tally_plan_csr_matvec_f64_o64: tally::plan_csr_matvec<double>: offsets pointer is null but num_segments = 3");
+  CHECK(invalid_argument_of([&] { return tally_plan_segment_sum_bf16_o32(&plan, offsets32, -2, nullptr); }) ==
+        "tally_plan_segment_sum_bf16_o32: tally::plan_segment_sum<__nv_bfloat16>: num_segments = -2 is negative");
+  CHECK(plan == untouched);
+  CHECK(invalid_argument_of([&] { return tally_segment_sum_planned_f32(in, nullptr, out, nullptr); }) ==
+        "tally_segment_sum_planned_f32: the plan is null");
+  CHECK(invalid_argument_of([&] { return tally_csr_matvec_planned_f32(in, cols, nullptr, in, out, nullptr); }) ==
+        "tally_csr_matvec_planned_f32: the plan is null");
+  CHECK(invalid_argument_of([&] { return tally_reducer_segment_sum_planned_i64(nullptr, nullptr, nullptr, nullptr, nullptr); }) ==
+        "tally_reducer_segment_sum_planned_i64: the reducer is null");
+  CHECK(invalid_argument_of([&] { return tally_reducer_csr_matvec_planned_f64(nullptr, nullptr, cols, nullptr, nullptr, nullptr, nullptr); }) ==
+        "tally_reducer_csr_matvec_planned_f64: the reducer is null");
+  for (float v : out) CHECK(v == 7.0f);
+  tally_plan_destroy(nullptr);  // nothing
+}

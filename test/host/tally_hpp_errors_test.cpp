@@ -521,3 +521,47 @@ TEST_CASE("tally.hpp: segmented reductions, unchecked and checked, reject bad ar
 TEST_CASE("tally.hpp: csr_matvec rejects bad arguments before any CUDA call") {
   check_every_csr_matvec(free_functions{});
 }
+
+namespace {
+
+// The makers of plans on T (segment_sum's; csr_matvec's where T is float or double) with Offset
+// offsets: a negative count and null offsets with segments to plan.
+template <class T, class Offset>
+void check_plan_makers_reject_bad_arguments(const std::string& type) {
+  INFO("element type " << type << ", offsets of " << sizeof(Offset) << " bytes");
+  alignas(16) Offset offsets[3] = {0, 3, 8};
+  const auto* none = static_cast<const Offset*>(nullptr);
+  const std::string sum = "tally::plan_segment_sum<" + type + ">: ";
+  CHECK(contains(argument_error_of([&] { (void)tally::plan_segment_sum<T>(offsets, -1); }), sum + "num_segments = -1 is negative"));
+  CHECK(contains(argument_error_of([&] { (void)tally::plan_segment_sum<T>(none, 2); }),
+                 sum + "offsets pointer is null but num_segments = 2"));
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    const std::string csr = "tally::plan_csr_matvec<" + type + ">: ";
+    CHECK(contains(argument_error_of([&] { (void)tally::plan_csr_matvec<T>(offsets, -3); }), csr + "num_segments = -3 is negative"));
+    const auto* odd = reinterpret_cast<const Offset*>(reinterpret_cast<const char*>(offsets) + 2);
+    CHECK(contains(argument_error_of([&] { (void)tally::plan_csr_matvec<T>(odd, 2); }), csr + "offsets pointer is not aligned"));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("tally.hpp: plans' makers and planned calls reject bad arguments and empty plans before any CUDA call") {
+  check_plan_makers_reject_bad_arguments<std::int32_t, std::int32_t>("std::int32_t");
+  check_plan_makers_reject_bad_arguments<std::int64_t, std::int64_t>("std::int64_t");
+  check_plan_makers_reject_bad_arguments<float, std::int32_t>("float");
+  check_plan_makers_reject_bad_arguments<double, std::int64_t>("double");
+  check_plan_makers_reject_bad_arguments<__half, std::int32_t>("__half");
+  check_plan_makers_reject_bad_arguments<__nv_bfloat16, std::int64_t>("__nv_bfloat16");
+
+  const tally::offsets_plan empty;
+  CHECK(empty.empty());
+  CHECK(empty.num_segments() == 0);
+  alignas(16) float in[4] = {}, out[2] = {1.0f, 2.0f};
+  alignas(16) std::int32_t cols[4] = {};
+  CHECK(contains(argument_error_of([&] { tally::segment_sum(in, empty, out); }),
+                 "tally::segment_sum: the plan is empty (default-constructed or moved from)"));
+  CHECK(contains(argument_error_of([&] { tally::csr_matvec(in, cols, empty, in, out); }),
+                 "tally::csr_matvec: the plan is empty (default-constructed or moved from)"));
+  CHECK(out[0] == 1.0f);
+  CHECK(out[1] == 2.0f);
+}
