@@ -246,8 +246,7 @@ struct plan_for {};
 // A plan: the split of one offsets array among the blocks of a grid, and each share's path, found
 // once on the device for many calls over the same offsets (a CSR matrix in an iterative solver: what
 // cuSPARSE's SpMV preprocess is to cusparseSpMV). Planned calls skip every block's searches and
-// tests, and give the unplanned call's bits (H200: float segment sums of 1 - 8 elements 11 - 14 %
-// faster, SpMV up to 3.5 %; docs/segments.md).
+// tests, and give the unplanned call's bits (what that saves: docs/segments.md).
 //   offsets_plan plan = plan_segment_sum<T>(offsets, num_segments, stream);   // serves segment_sum on T
 //   offsets_plan plan = plan_csr_matvec<T>(row_offsets, rows, stream);        // serves csr_matvec on T
 // - Made on the stream (two small kernels, no host wait) after its own allocation (some 17 bytes a

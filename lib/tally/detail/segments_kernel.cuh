@@ -203,18 +203,15 @@ __global__ void __launch_bounds__(Threads, (segments_min_blocks<K, Threads>))
     }
   }
 
-  const index_t base = static_cast<index_t>(p.offsets[0]);
-  const index_t top = static_cast<index_t>(p.offsets[p.segments]) - base;
-  const index_t n = top > 0 ? top : 0;
   constexpr index_t W = K::elements::end_weight;
-  const index_t cost = p.segments * W + n;
-  const index_t share = cost / gridDim.x + (cost % gridDim.x != 0);
-  const index_t c0 = lesser(static_cast<index_t>(blockIdx.x) * share, cost);
+  const cost_line line = cost_line_of<W>(p.offsets, p.segments, gridDim.x);
+  const index_t base = line.base, n = line.n;
   index_t i, j, i1, j1;
   if constexpr (Split != split_mode::search) {
     planned_share(plan, p.segments, n, i, j, i1, j1);
   } else {
-    split_share<Threads, W>(p.offsets, p.segments, base, n, c0, lesser(c0 + share, cost), i, j, i1, j1);
+    const index_t c0 = line.start(blockIdx.x);
+    split_share<Threads, W>(p.offsets, p.segments, base, n, c0, lesser(c0 + line.share, line.cost), i, j, i1, j1);
   }
   const index_t d0 = i + j;  // the share in merged items: its tiles count one an item
   const index_t d1 = i1 + j1 > d0 ? i1 + j1 : d0;

@@ -55,6 +55,22 @@ TALLY_DEVICE merge_point merge_path_point(const Off* offsets, index_t base, inde
   return {lo, lesser(greater(c - lo * W, previous_end), n)};
 }
 
+// The cost line that a grid of `blocks` blocks splits: the offsets' base (offsets[0]), the elements
+// n (offsets[S] - base, 0 if negative), the cost S * W + n, and each block's share of it (block b's
+// starts at start(b)). The kernel and the plans' split compute it alike.
+struct cost_line {
+  index_t base, n, cost, share;
+  TALLY_DEVICE index_t start(index_t b) const { return lesser(b * share, cost); }
+};
+template <index_t W, class Off>
+TALLY_DEVICE cost_line cost_line_of(const Off* offsets, index_t segments, index_t blocks) {
+  const index_t base = static_cast<index_t>(offsets[0]);
+  const index_t top = static_cast<index_t>(offsets[segments]) - base;
+  const index_t n = top > 0 ? top : 0;
+  const index_t cost = segments * W + n;
+  return {base, n, cost, cost / blocks + (cost % blocks != 0)};
+}
+
 // Where the block's share [c0, c1) of the cost S * W + n starts and ends: points (i0, j0) and
 // (i1, j1), warps 0 and 1 searching side by side. Every thread calls it and gets the answer.
 template <int Threads, index_t W, class Off>
@@ -98,13 +114,9 @@ template <index_t W, class Off>
 __global__ void segments_split_kernel(const Off* offsets, index_t segments, int grid, merge_point* points) {
   const index_t k = (static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warp_size;
   if (k > grid) return;  // warp-uniform
-  const index_t base = static_cast<index_t>(offsets[0]);
-  const index_t top = static_cast<index_t>(offsets[segments]) - base;
-  const index_t n = top > 0 ? top : 0;
-  const index_t cost = segments * W + n;
-  const index_t share = cost / grid + (cost % grid != 0);
-  const index_t c = lesser(k * share, cost);
-  const merge_point q = merge_path_point<W>(offsets, base, n, c, 0, lesser(segments, c / W + 1));
+  const cost_line line = cost_line_of<W>(offsets, segments, grid);
+  const index_t c = line.start(k);
+  const merge_point q = merge_path_point<W>(offsets, line.base, line.n, c, 0, lesser(segments, c / W + 1));
   if (threadIdx.x % warp_size == 0) points[k] = q;
 }
 
