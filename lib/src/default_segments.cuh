@@ -109,21 +109,21 @@ using sum_out = std::conditional_t<is_16bit_float<T>, float, T>;
 
 // A plan that `maker` makes with make() (a segments_plan over these offsets), after the offsets' checks.
 template <class Offset, class Make>
-offsets_plan make_plan(std::string maker, const Offset* offsets, index_t segments, Make make) {
+offsets_plan make_plan(const std::string& maker, const Offset* offsets, index_t segments, Make make) {
   validate_offsets(offsets, segments, maker.c_str());
   segments_plan<Offset> split;
   naming(maker.c_str(), [&] { split = make(); });
-  return offsets_plan_access::make(std::move(maker), std::move(split));
+  return offsets_plan_access::make(maker, std::move(split));
 }
 template <class T, class Offset>
 offsets_plan make_sum_plan(const Offset* offsets, index_t segments, cudaStream_t stream) {
-  return make_plan(plan_maker<T>("plan_segment_sum"), offsets, segments, [&] {
+  return make_plan(sum_plan_maker<T>(), offsets, segments, [&] {
     return default_segments_reducer<T, op::sum>().template plan<sum_out<T>>(offsets, segments, stream);
   });
 }
 template <class T, class Offset>
 offsets_plan make_csr_plan(const Offset* row_offsets, index_t rows, cudaStream_t stream) {
-  return make_plan(plan_maker<T>("plan_csr_matvec"), row_offsets, rows, [&] {
+  return make_plan(csr_plan_maker<T>(), row_offsets, rows, [&] {
     return default_csr_reducer<T>().template plan_dot<std::int32_t>(row_offsets, rows, stream);
   });
 }
@@ -154,7 +154,7 @@ template <class T, class Out>
 void planned_sum(const char* where, device_reducer_impl* self, bool one_off, const T* in, const offsets_plan& plan,
                  Out* out, cudaStream_t stream) {
   planned_call<default_segments_reducer<T, op::sum>>(
-      where, self, one_off, plan, plan_maker<T>("plan_segment_sum"), stream,
+      where, self, one_off, plan, sum_plan_maker<T>(), stream,
       [&](const auto& split) { validate_segments(in, split.offsets(), split.segments(), out, where); },
       [&](const auto& r, const auto& split, void* ws, std::size_t bytes) { r.run(in, split, out, ws, bytes, stream); });
 }
@@ -162,7 +162,7 @@ template <class T, class Y>
 void planned_csr_matvec(const char* where, device_reducer_impl* self, bool one_off, const T* values,
                         const std::int32_t* cols, const offsets_plan& plan, const T* x, Y* y, cudaStream_t stream) {
   planned_call<default_csr_reducer<T>>(
-      where, self, one_off, plan, plan_maker<T>("plan_csr_matvec"), stream,
+      where, self, one_off, plan, csr_plan_maker<T>(), stream,
       [&](const auto& split) { validate_csr(values, cols, split.offsets(), split.segments(), x, y, where); },
       [&](const auto& r, const auto& split, void* ws, std::size_t bytes) {
         r.run_dot(values, cols, split, x, y, ws, bytes, stream);

@@ -28,10 +28,16 @@ template <> inline constexpr const char* element_name<double> = "double";
 template <> inline constexpr const char* element_name<__half> = "__half";
 template <> inline constexpr const char* element_name<__nv_bfloat16> = "__nv_bfloat16";
 
-// "tally::plan_segment_sum<float>": the maker MAKER (plan_segment_sum, plan_csr_matvec) on T.
+// The makers' names ("tally::plan_segment_sum<float>"), made once: every planned call compares one.
 template <class T>
-std::string plan_maker(const char* maker) {
-  return std::string("tally::") + maker + "<" + element_name<T> + ">";
+const std::string& sum_plan_maker() {
+  static const std::string name = std::string("tally::plan_segment_sum<") + element_name<T> + ">";
+  return name;
+}
+template <class T>
+const std::string& csr_plan_maker() {
+  static const std::string name = std::string("tally::plan_csr_matvec<") + element_name<T> + ">";
+  return name;
 }
 
 struct offsets_plan_access {
