@@ -1,8 +1,9 @@
 // Planned segment calls (segments_reducer::plan and plan_dot, reduce_segments.cuh): the bits of the
 // unplanned call on every path a share can take (short shares, row shares, tiles, long segments,
-// empty segments), sums and CSR products over 32- and 64-bit offsets; the same bits call after call
-// and from a captured graph; a plan refused by the other form; offsets changed since the plan read
-// and write nothing out of bounds (compute-sanitizer's memcheck runs this file).
+// empty segments), sums and CSR products over 32- and 64-bit offsets, sums beyond 2^31 elements;
+// the same bits call after call and from a captured graph; a plan refused by the other form;
+// offsets changed since the plan read and write nothing out of bounds (compute-sanitizer's memcheck
+// runs this file).
 #include <string>
 #include <vector>
 
@@ -94,6 +95,16 @@ TEST_CASE("segments: planned calls give the unplanned calls' bits, sums and CSR 
     planned_products_match<double, index_t>(l);
   }
   planned_sums_match<index_t>(plan_layouts()[0]);
+}
+
+TEST_CASE("segments: planned sums beyond 2^31 elements: a segment longer than 2^31, short ones after it") {
+  const index_t big = (index_t{1} << 31) + 11;
+  if (big + 2100000 > max_test_size()) return;
+  std::vector<index_t> lengths = {5, big, 0, 1025, 3};
+  const std::vector<index_t> tail =  // shares of short segments whose points lie past 2^31
+      draw_lengths(1000000, next_seed(), [](std::mt19937_64& g) { return static_cast<index_t>(g() % 5); });
+  lengths.insert(lengths.end(), tail.begin(), tail.end());
+  planned_sums_match<index_t>({offsets_of(lengths), next_seed()});
 }
 
 TEST_CASE("segments: a plan serves the form it was made for, and bad plans are named") {
