@@ -245,16 +245,14 @@ TALLY_C_SORTS(f64, double, double)
   tally_status tally_reducer_segment_##OP##_##S##_o##BITS(tally_reducer* r, const CT* in, const int##BITS##_t* offsets, \
                                                           int64_t num_segments, OUTC* out, void* stream) {              \
     return guarded("tally_reducer_segment_" #OP "_" #S "_o" #BITS, [&] {                                                \
-      reducer_of(r)                                                     \
-          .segment_##OP(as<T>(in), as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream));     \
+      reducer_of(r).segment_##OP(as<T>(in), as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream));     \
     });                                                                                                                 \
   }                                                                                                                     \
   tally_status tally_reducer_segment_##OP##_checked_##S##_o##BITS(tally_reducer* r, const CT* in, int64_t n,            \
                                                                   const int##BITS##_t* offsets, int64_t num_segments,   \
                                                                   OUTC* out, void* stream) {                            \
     return guarded("tally_reducer_segment_" #OP "_checked_" #S "_o" #BITS, [&] {                                        \
-      reducer_of(r)                                             \
-          .segment_##OP(as<T>(in), n, as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream));  \
+      reducer_of(r).segment_##OP(as<T>(in), n, as<std::int##BITS##_t>(offsets), num_segments, as<OUT>(out), stream_of(stream));  \
     });                                                                                                                 \
   }
 #define TALLY_C_SEGMENT_OFFSETS(OP, S, CT, T, OUTC, OUT) \
@@ -290,8 +288,7 @@ TALLY_C_FLOAT16_SEGMENTS(bf16, __nv_bfloat16)
                                                       const int##BITS##_t* row_offsets, int64_t rows, const CT* x,     \
                                                       CT* y, void* stream) {                                           \
     return guarded("tally_reducer_csr_matvec_" #S "_o" #BITS, [&] {                                                    \
-      reducer_of(r)                                                         \
-          .csr_matvec(as<T>(values), as<std::int32_t>(cols), as<std::int##BITS##_t>(row_offsets), rows, as<T>(x),      \
+      reducer_of(r).csr_matvec(as<T>(values), as<std::int32_t>(cols), as<std::int##BITS##_t>(row_offsets), rows, as<T>(x),      \
                       as<T>(y), stream_of(stream));                                                                    \
     });                                                                                                                \
   }

@@ -13,9 +13,12 @@
 
 namespace tally::detail {
 
+// The template's plan over either offsets type.
+using offsets_split = std::variant<segments_plan<std::int32_t>, segments_plan<std::int64_t>>;
+
 struct offsets_plan_impl {
   std::string made_by;
-  std::variant<segments_plan<std::int32_t>, segments_plan<std::int64_t>> split;
+  offsets_split split;
 };
 
 // The names the plans' makers take in messages.
@@ -41,16 +44,15 @@ const std::string& csr_plan_maker() {
 }
 
 struct offsets_plan_access {
-  static offsets_plan make(std::string made_by, std::variant<segments_plan<std::int32_t>, segments_plan<std::int64_t>> split) {
+  static offsets_plan make(std::string made_by, offsets_split split) {
     offsets_plan plan;
     plan.impl_.reset(new offsets_plan_impl{std::move(made_by), std::move(split)});
     return plan;
   }
-  static const offsets_plan_impl* impl(const offsets_plan& plan) noexcept { return plan.impl_.get(); }
 
   // The split of a plan that `maker` made, for the call `where`; throws naming the problem (an
   // empty plan, or one of another maker) before any CUDA call.
-  static const auto& split_for(const offsets_plan& plan, const std::string& maker, const char* where) {
+  static const offsets_split& split_for(const offsets_plan& plan, const std::string& maker, const char* where) {
     if (plan.impl_ == nullptr) throw error(std::string(where) + ": the plan is empty (default-constructed or moved from)");
     if (plan.impl_->made_by != maker)
       throw error(std::string(where) + ": a plan made by " + plan.impl_->made_by + " cannot serve this call, which takes one made by " +
